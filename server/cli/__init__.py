@@ -1,0 +1,1 @@
+"""The `mahjong-hall` command line."""

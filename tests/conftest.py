@@ -1,0 +1,1 @@
+"""Shared test configuration. Each test package keeps its own fixtures in its own conftest."""
