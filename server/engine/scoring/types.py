@@ -1,0 +1,78 @@
+"""What scoring takes and gives: shared by the deal and by `mahjong-hall score`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.engine.melds import Meld
+from server.engine.tiles import Tile
+
+
+@dataclass(frozen=True)
+class WinFlags:
+    """How the hand was won. Scoring trusts these; the deal sets them from what happened."""
+
+    self_drawn: bool = False
+    replacement: str | None = None  # None, "bonus" (after a flower or a sunk Fei) or "kong"
+    robbing_kong: bool = False
+    last_tile: bool = False
+    last_discard: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    kong_upon_kong: bool = False
+
+
+@dataclass(frozen=True)
+class WinningHand:
+    """A complete hand to score.
+
+    `concealed` holds the tiles in the hand including `winning_tile`. `seat_wind` and
+    `round_wind` are seat letters (``"E"``..``"N"``); the dealer is ``"E"``.
+    """
+
+    variant: str
+    seat_wind: str
+    concealed: tuple[Tile, ...]
+    winning_tile: Tile
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+    round_wind: str = "E"
+    flags: WinFlags = field(default_factory=WinFlags)
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One fan source that counted, with a stable snake_case id."""
+
+    id: str
+    fan: int
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The best reading of a hand.
+
+    `fan` is after the table's cap. `valid` is false when there is no complete shape or the
+    fan falls short of the minimum; then `reason` says which and `points` is 0.
+    """
+
+    valid: bool
+    fan: int
+    limit: bool
+    patterns: tuple[Pattern, ...]
+    points: int
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CONTRACTS.md §1 output object."""
+        obj: dict[str, Any] = {
+            "valid": self.valid,
+            "fan": self.fan,
+            "limit": self.limit,
+            "patterns": [{"id": p.id, "fan": p.fan} for p in self.patterns],
+            "points": self.points,
+        }
+        if self.reason is not None:
+            obj["reason"] = self.reason
+        return obj
