@@ -1,0 +1,185 @@
+"""The tables, as SQLAlchemy Core metadata. Alembic migrations in `migrations/` build them.
+
+Layout, from the room down:
+- `rooms`: one row per room, its settings and status.
+- `room_players`: who holds each player index, the hash of their token, and their running score.
+- `deals`: one row per deal, its seed and settings (enough to replay it) and, once finished,
+  its outcome, winners, fan, patterns and payments.
+- `deal_actions`: the append-only log of each deal, keyed by (deal_id, seq).
+- `deal_players`: one row per player per finished deal, denormalised (variant, ended_at,
+  player name) so a dashboard computes standings without joins.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+from sqlalchemy.types import TypeDecorator
+
+# Fixed constraint names, so migrations written by hand match what autogenerate would emit
+# on both SQLite and Postgres.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python.
+
+    SQLite keeps no zone, so values are normalised to UTC on the way in and marked UTC on
+    the way out; Postgres stores `timestamptz`. Naive datetimes are refused: guessing
+    their zone is how logs end up an hour off.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: pass a timezone-aware UTC datetime")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+SEAT = String(2)
+VARIANT = String(16)
+NAME = String(100)
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("room_id", String(64), primary_key=True),
+    Column("variant", VARIANT, nullable=False, index=True),
+    Column("status", String(16), nullable=False, index=True),
+    Column("settings", JSON, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False, index=True),
+)
+
+room_players = Table(
+    "room_players",
+    metadata,
+    Column(
+        "room_id",
+        String(64),
+        ForeignKey("rooms.room_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("player_index", Integer, primary_key=True),
+    Column("name", NAME, nullable=False, index=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("is_bot", Boolean, nullable=False),
+    Column("joined_at", UtcDateTime, nullable=False),
+    # The running score: the player's total over every finished deal of the room.
+    Column("score", Integer, nullable=False, server_default="0"),
+)
+
+deals = Table(
+    "deals",
+    metadata,
+    Column("deal_id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "room_id",
+        String(64),
+        ForeignKey("rooms.room_id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("game_no", Integer, nullable=False),
+    Column("deal_no", Integer, nullable=False),
+    Column("variant", VARIANT, nullable=False, index=True),
+    Column("settings", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    # Which player index sits in each seat for this deal: {"E": 2, "S": 0, ...}.
+    Column("seat_players", JSON, nullable=False),
+    Column("started_at", UtcDateTime, nullable=False),
+    Column("start_seconds_left", Float, nullable=True),
+    Column("ended_at", UtcDateTime, nullable=True, index=True),
+    Column("outcome", String(16), nullable=True, index=True),
+    Column("winners", JSON, nullable=True),
+    Column("fan", Integer, nullable=True),
+    Column("patterns", JSON, nullable=True),
+    Column("payments", JSON, nullable=True),
+    # The whole result object as the engine produced it, so nothing is lost to the columns.
+    Column("result", JSON, nullable=True),
+    UniqueConstraint("room_id", "game_no", "deal_no"),
+)
+
+deal_actions = Table(
+    "deal_actions",
+    metadata,
+    Column(
+        "deal_id",
+        Integer,
+        ForeignKey("deals.deal_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", SEAT, nullable=True),
+    Column("action", JSON, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Column("by_bot", Boolean, nullable=False),
+    Column("bot_reason", String(32), nullable=True),
+    Column("deal_seconds_left", Float, nullable=True),
+)
+
+deal_players = Table(
+    "deal_players",
+    metadata,
+    Column(
+        "deal_id",
+        Integer,
+        ForeignKey("deals.deal_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("player_index", Integer, primary_key=True),
+    Column(
+        "room_id",
+        String(64),
+        ForeignKey("rooms.room_id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("player_name", NAME, nullable=False, index=True),
+    Column("seat", SEAT, nullable=False),
+    Column("variant", VARIANT, nullable=False),
+    Column("outcome", String(16), nullable=False, index=True),
+    Column("ended_at", UtcDateTime, nullable=False, index=True),
+    Column("net_points", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("self_drawn", Boolean, nullable=False),
+    Column("dealt_in", Boolean, nullable=False),
+    Column("is_bot", Boolean, nullable=False),
+)
+
+# A dashboard's commonest question, "this variant's standings over a date range".
+Index(None, deal_players.c.variant, deal_players.c.ended_at)

@@ -1,0 +1,353 @@
+"""The `Store`: every write the rooms make, and the reads that rebuild them after a restart.
+
+One `Store` per process, shared by every room. It is safe to call from many tasks at once:
+- SQLite allows one writer, so writes queue on an asyncio lock (plus WAL and a busy
+  timeout for any other process touching the file); reads run alongside.
+- Postgres takes writes from a connection pool; each call is its own transaction.
+
+`append_action` is the hot path (the server persists every action before broadcasting it):
+one INSERT and one commit, no reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from server.store import reading
+from server.store.deal_outcome import player_deal_rows, winners_fan, winners_patterns
+from server.store.errors import (
+    DealFinishedError,
+    DuplicateRecordError,
+    UnknownDealError,
+    UnknownRoomError,
+)
+from server.store.records import RoomRecord
+from server.store.schema import deal_actions, deal_players, deals, room_players, rooms
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./mahjong-hall.sqlite3"
+ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
+BIGINT_RANGE = range(-(2**63), 2**63)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest of a player's token: the only form in which tokens are stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def resolve_database_url(database_url: str | None = None) -> str:
+    """The URL to use: the one given, else `DATABASE_URL`, else the default SQLite file."""
+    return database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+
+
+def create_engine_for(database_url: str) -> AsyncEngine:
+    """An async engine tuned for the database kind (SQLite pragmas, or a Postgres pool)."""
+    if database_url.startswith("sqlite"):
+        engine = create_async_engine(database_url, connect_args={"timeout": 30})
+        from sqlalchemy import event
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # WAL lets readers run while a writer commits; FULL makes every commit durable
+            # against power loss, not only process death (issue 6: "nothing lost").
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_async_engine(database_url, pool_size=20, max_overflow=20, pool_recycle=1800)
+
+
+async def open_store(database_url: str | None = None) -> Store:
+    """Connect to the database (see `resolve_database_url`). Migrations are not applied here."""
+    return Store(create_engine_for(resolve_database_url(database_url)))
+
+
+class Store:
+    """Persistence for rooms, deals, action logs and scores. See the module docstring."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.is_sqlite = engine.dialect.name == "sqlite"
+        self._write_lock = asyncio.Lock() if self.is_sqlite else None
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction; on SQLite, the only one running in this process."""
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self.engine.dispose()
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query (for `/readyz`)."""
+        try:
+            async with self.engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+        except Exception:
+            return False
+        return True
+
+    # -- rooms and players -------------------------------------------------------------
+
+    async def create_room(
+        self, room_id: str, variant: str, settings: dict[str, Any], created_at: datetime
+    ) -> None:
+        """Store a new room, status "waiting". Raises `DuplicateRecordError` for a reused id."""
+        try:
+            async with self._writing() as conn:
+                await conn.execute(
+                    rooms.insert().values(
+                        room_id=room_id,
+                        variant=variant,
+                        status="waiting",
+                        settings=settings,
+                        created_at=created_at,
+                    )
+                )
+        except IntegrityError as error:
+            raise DuplicateRecordError(f"room {room_id!r} already exists") from error
+
+    async def add_player(
+        self,
+        room_id: str,
+        player_index: int,
+        name: str,
+        token_hash: str | None,
+        is_bot: bool,
+        joined_at: datetime,
+    ) -> None:
+        """Seat a player (or bot) at `player_index` with a running score of 0."""
+        try:
+            async with self._writing() as conn:
+                await _require_room(conn, room_id)
+                await conn.execute(
+                    room_players.insert().values(
+                        room_id=room_id,
+                        player_index=player_index,
+                        name=name,
+                        token_hash=token_hash,
+                        is_bot=is_bot,
+                        joined_at=joined_at,
+                    )
+                )
+        except IntegrityError as error:
+            raise DuplicateRecordError(
+                f"room {room_id!r} already has player {player_index}"
+            ) from error
+
+    async def set_room_status(self, room_id: str, status: str) -> None:
+        """Set the room's status: one of "waiting", "playing", "finished", "closed"."""
+        if status not in ROOM_STATUSES:
+            raise ValueError(f"unknown room status {status!r}; expected one of {ROOM_STATUSES}")
+        async with self._writing() as conn:
+            updated = await conn.execute(
+                rooms.update().where(rooms.c.room_id == room_id).values(status=status)
+            )
+            if updated.rowcount == 0:
+                raise UnknownRoomError(f"no room {room_id!r}")
+
+    # -- deals and their logs ----------------------------------------------------------
+
+    async def start_deal(
+        self,
+        room_id: str,
+        game_no: int,
+        deal_no: int,
+        variant: str,
+        settings: dict[str, Any],
+        seed: int,
+        seat_players: dict[str, int],
+        started_at: datetime,
+        deal_seconds_left: float | None,
+    ) -> int:
+        """Store a new deal (all that replaying it needs) and return its `deal_id`."""
+        if seed not in BIGINT_RANGE:
+            raise ValueError(f"seed {seed} does not fit a signed 64-bit integer")
+        try:
+            async with self._writing() as conn:
+                await _require_room(conn, room_id)
+                inserted = await conn.execute(
+                    deals.insert().values(
+                        room_id=room_id,
+                        game_no=game_no,
+                        deal_no=deal_no,
+                        variant=variant,
+                        settings=settings,
+                        seed=seed,
+                        seat_players=seat_players,
+                        started_at=started_at,
+                        start_seconds_left=deal_seconds_left,
+                    )
+                )
+        except IntegrityError as error:
+            raise DuplicateRecordError(
+                f"room {room_id!r} already has game {game_no} deal {deal_no}"
+            ) from error
+        return int(inserted.inserted_primary_key[0])
+
+    async def append_action(
+        self,
+        deal_id: int,
+        seq: int,
+        seat: str | None,
+        action: dict[str, Any],
+        at: datetime,
+        by_bot: bool,
+        bot_reason: str | None,
+        deal_seconds_left: float | None,
+    ) -> None:
+        """Append one action to a deal's log; committed when this returns.
+
+        Raises `DuplicateRecordError` if `seq` is already logged for the deal (the log is
+        append-only: nothing is ever overwritten), `UnknownDealError` for an unknown deal.
+        """
+        try:
+            async with self._writing() as conn:
+                await conn.execute(
+                    deal_actions.insert().values(
+                        deal_id=deal_id,
+                        seq=seq,
+                        seat=seat,
+                        action=action,
+                        at=at,
+                        by_bot=by_bot,
+                        bot_reason=bot_reason,
+                        deal_seconds_left=deal_seconds_left,
+                    )
+                )
+        except IntegrityError as error:
+            # Only now pay for a read, to say which of the two constraints was hit.
+            async with self.engine.connect() as conn:
+                found = await conn.scalar(select(deals.c.deal_id).where(deals.c.deal_id == deal_id))
+            if found is None:
+                raise UnknownDealError(f"no deal {deal_id}") from error
+            raise DuplicateRecordError(f"deal {deal_id} already has action seq {seq}") from error
+
+    async def finish_deal(
+        self,
+        deal_id: int,
+        result: dict[str, Any],
+        ended_at: datetime,
+        player_scores: dict[int, int],
+    ) -> None:
+        """Record a deal's result, in one transaction with its consequences.
+
+        `result` is the engine's result object (docs/engine.md). `player_scores` maps each
+        player index to their running total after this deal; those totals replace the
+        room's. Writes the outcome columns, one `deal_players` row per seated player, and
+        the totals; or nothing at all if any part fails.
+        """
+        async with self._writing() as conn:
+            deal = (
+                await conn.execute(
+                    select(
+                        deals.c.room_id, deals.c.variant, deals.c.seat_players, deals.c.ended_at
+                    ).where(deals.c.deal_id == deal_id)
+                )
+            ).one_or_none()
+            if deal is None:
+                raise UnknownDealError(f"no deal {deal_id}")
+            if deal.ended_at is not None:
+                raise DealFinishedError(f"deal {deal_id} already finished")
+            players = {
+                row.player_index: row
+                for row in await conn.execute(
+                    select(room_players).where(room_players.c.room_id == deal.room_id)
+                )
+            }
+            unknown = sorted(set(player_scores) - set(players))
+            if unknown:
+                raise ValueError(f"player_scores names players {unknown} not in the room")
+            rows = player_deal_rows(result, deal.seat_players, players)
+            await conn.execute(
+                deals.update()
+                .where(deals.c.deal_id == deal_id)
+                .values(
+                    ended_at=ended_at,
+                    outcome=str(result["outcome"]),
+                    winners=result.get("winners", []),
+                    fan=winners_fan(result),
+                    patterns=winners_patterns(result),
+                    payments=result.get("payments", []),
+                    result=result,
+                )
+            )
+            if rows:
+                await conn.execute(
+                    deal_players.insert(),
+                    [
+                        {
+                            **row,
+                            "deal_id": deal_id,
+                            "room_id": deal.room_id,
+                            "variant": deal.variant,
+                            "outcome": str(result["outcome"]),
+                            "ended_at": ended_at,
+                        }
+                        for row in rows
+                    ],
+                )
+            for player_index, total in player_scores.items():
+                await conn.execute(
+                    room_players.update()
+                    .where(room_players.c.room_id == deal.room_id)
+                    .where(room_players.c.player_index == player_index)
+                    .values(score=int(total))
+                )
+
+    # -- reads -------------------------------------------------------------------------
+
+    async def load_open_rooms(self) -> list[RoomRecord]:
+        """Every room neither "finished" nor "closed", with its unfinished deal and log."""
+        async with self.engine.connect() as conn:
+            return await reading.open_rooms(conn)
+
+    async def room_results(self, room_id: str) -> dict[str, Any] | None:
+        """The CONTRACTS §2 results object of a room, or None for an unknown room."""
+        async with self.engine.connect() as conn:
+            return await reading.room_results(conn, room_id)
+
+    async def list_rooms(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """Rooms newest first, optionally of one status, for the lobby."""
+        if status is not None and status not in ROOM_STATUSES:
+            raise ValueError(f"unknown room status {status!r}; expected one of {ROOM_STATUSES}")
+        if not 1 <= limit <= 1000:
+            raise ValueError(f"limit must be between 1 and 1000, not {limit}")
+        async with self.engine.connect() as conn:
+            return await reading.room_list(conn, status, limit)
+
+    async def count_actions(self, deal_id: int) -> int:
+        """How many actions the deal's log holds (tests and benchmarks check completeness)."""
+        async with self.engine.connect() as conn:
+            count = await conn.scalar(
+                select(func.count())
+                .select_from(deal_actions)
+                .where(deal_actions.c.deal_id == deal_id)
+            )
+        return int(count or 0)
+
+
+async def _require_room(conn: AsyncConnection, room_id: str) -> None:
+    """Raise `UnknownRoomError` unless the room exists."""
+    found = await conn.scalar(select(rooms.c.room_id).where(rooms.c.room_id == room_id))
+    if found is None:
+        raise UnknownRoomError(f"no room {room_id!r}")
