@@ -252,9 +252,9 @@ class Store:
         """Record a deal's result, in one transaction with its consequences.
 
         `result` is the engine's result object (docs/engine.md). `player_scores` maps each
-        player index to their running total after this deal; those totals replace the
-        room's. Writes the outcome columns, one `deal_players` row per seated player, and
-        the totals; or nothing at all if any part fails.
+        player index to their net points for this deal, which are added to the room's
+        running scores. Writes the outcome columns, one `deal_players` row per seated
+        player, and the new running scores; or nothing at all if any part fails.
         """
         async with self._writing() as conn:
             deal = (
@@ -306,12 +306,13 @@ class Store:
                         for row in rows
                     ],
                 )
-            for player_index, total in player_scores.items():
+            for player_index, net in player_scores.items():
+                # Added in SQL, not read-modify-written, so the total cannot go stale.
                 await conn.execute(
                     room_players.update()
                     .where(room_players.c.room_id == deal.room_id)
                     .where(room_players.c.player_index == player_index)
-                    .values(score=int(total))
+                    .values(score=room_players.c.score + int(net))
                 )
 
     # -- reads -------------------------------------------------------------------------
