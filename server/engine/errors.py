@@ -24,3 +24,8 @@ class IllegalActionError(EngineError):
     def __init__(self, message: str, code: str = "illegal_action") -> None:
         super().__init__(message)
         self.code = code
+
+
+class HandError(EngineError, ValueError):
+    """A hand that cannot exist: unknown or wrong-table tiles, more than four of a tile,
+    a malformed shown set. The message names the problem."""

@@ -1,0 +1,241 @@
+"""Hand analysis: decompositions (with Fei), completeness, shanten and waits.
+
+Every function takes the concealed tiles only (shown sets and concealed kongs are melds
+and are not passed) and the variant, ``"hk"`` or ``"kaki3"``. Fei (``"j"``) are allowed
+only at 3 Kaki, within RULES.md's limits: a pong holds one or two Fei, a chow at most
+one, the eye may be one Fei and a real tile or two Fei, and every set keeps a real tile.
+
+Hot paths work on count arrays (`hand_counts`) and are memoised by a tuple key, because
+the deal asks `is_complete` for every discard and seat and the bots ask `shanten`
+thousands of times per decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from server.engine.hand_counts import (
+    HONOUR_START,
+    PLAYABLE_KINDS,
+    VARIANT_WAIT_KINDS,
+    check_variant,
+    hand_counts,
+)
+from server.engine.hand_shanten import (
+    seven_pairs_shanten,
+    standard_complete_without_fei,
+    standard_shanten,
+    thirteen_orphans_shanten,
+)
+from server.engine.melds import CHOW, PONG
+from server.engine.tiles import FEI, Tile, sort_key
+
+__all__ = [
+    "Decomposition",
+    "HandSet",
+    "decompositions",
+    "is_complete",
+    "is_seven_pairs",
+    "is_thirteen_orphans",
+    "shanten",
+    "waits",
+]
+
+
+@dataclass(frozen=True)
+class HandSet:
+    """A set read from the concealed tiles.
+
+    `tiles` are the three tiles the set stands for, in order (a chow low to high).
+    `fei_positions` are the positions in `tiles` held by a Fei.
+    """
+
+    kind: str
+    tiles: tuple[Tile, Tile, Tile]
+    fei_positions: tuple[int, ...] = ()
+
+    @property
+    def base_tile(self) -> Tile:
+        """The pong's tile, or a chow's lowest tile."""
+        return self.tiles[0]
+
+    @property
+    def fei_count(self) -> int:
+        """How many Fei the set holds."""
+        return len(self.fei_positions)
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """One reading of a concealed hand as sets and one eye.
+
+    `eye` is the tile the eye stands for; ``"j"`` when both eye tiles are Fei, meaning the
+    eye may stand for any tile (scoring picks the best). `eye_fei` is how many eye tiles are
+    Fei (0, 1 or 2).
+    """
+
+    sets: tuple[HandSet, ...]
+    eye: Tile
+    eye_fei: int = 0
+
+
+def decompositions(concealed: Sequence[Tile], variant: str) -> list[Decomposition]:
+    """Every way to read `concealed` as sets plus one eye, Fei included.
+
+    Returns an empty list when there is none (or the tile count is not 3n + 2). Raises
+    `HandError` for tiles the table cannot hold in a hand.
+    """
+    counts, fei = hand_counts(concealed, variant)
+    if (sum(counts) + fei) % 3 != 2:
+        return []
+    return list(_decompositions(counts, fei))
+
+
+@lru_cache(maxsize=50_000)
+def _decompositions(counts: tuple[int, ...], fei: int) -> tuple[Decomposition, ...]:
+    found: dict[tuple[tuple[HandSet, ...], Tile, int], None] = {}
+    _read_sets(list(counts), fei, None, [], found)
+    return tuple(Decomposition(sets=sets, eye=eye, eye_fei=eye_fei) for sets, eye, eye_fei in found)
+
+
+def _read_sets(
+    counts: list[int],
+    fei: int,
+    eye: tuple[Tile, int] | None,
+    sets: list[HandSet],
+    found: dict[tuple[tuple[HandSet, ...], Tile, int], None],
+) -> None:
+    """Place the lowest real tile in every group it can join, then recurse."""
+    first = next((index for index, count in enumerate(counts) if count), -1)
+    if first < 0:
+        # Only Fei are left: they can only be the eye (a set needs a real tile).
+        if fei == 0 and eye is not None:
+            key = (tuple(sorted(sets, key=_set_order)), eye[0], eye[1])
+            found[key] = None
+        elif fei == 2 and eye is None:
+            found[(tuple(sorted(sets, key=_set_order)), FEI, 2)] = None
+        return
+
+    tile = PLAYABLE_KINDS[first]
+
+    def branch(
+        uses: tuple[int, ...],
+        fei_used: int,
+        new_set: HandSet | None,
+        new_eye: tuple[Tile, int] | None,
+    ) -> None:
+        for index in uses:
+            counts[index] -= 1
+        if new_set is not None:
+            sets.append(new_set)
+        _read_sets(counts, fei - fei_used, new_eye if new_eye else eye, sets, found)
+        if new_set is not None:
+            sets.pop()
+        for index in uses:
+            counts[index] += 1
+
+    if eye is None:
+        if counts[first] >= 2:
+            branch((first, first), 0, None, (tile, 0))
+        if fei >= 1:
+            branch((first,), 1, None, (tile, 1))
+    triple = (tile, tile, tile)
+    if counts[first] >= 3:
+        branch((first, first, first), 0, HandSet(PONG, triple), None)
+    if counts[first] >= 2 and fei >= 1:
+        branch((first, first), 1, HandSet(PONG, triple, (2,)), None)
+    if fei >= 2:
+        branch((first,), 2, HandSet(PONG, triple, (1, 2)), None)
+    if first >= HONOUR_START:
+        return
+    position = first % 9
+    if position <= 6:
+        run = (tile, PLAYABLE_KINDS[first + 1], PLAYABLE_KINDS[first + 2])
+        if counts[first + 1] and counts[first + 2]:
+            branch((first, first + 1, first + 2), 0, HandSet(CHOW, run), None)
+        if fei >= 1 and counts[first + 2]:
+            branch((first, first + 2), 1, HandSet(CHOW, run, (1,)), None)
+        if fei >= 1 and counts[first + 1]:
+            branch((first, first + 1), 1, HandSet(CHOW, run, (2,)), None)
+    if 1 <= position <= 7 and fei >= 1 and counts[first + 1]:
+        run = (PLAYABLE_KINDS[first - 1], tile, PLAYABLE_KINDS[first + 1])
+        branch((first, first + 1), 1, HandSet(CHOW, run, (0,)), None)
+
+
+def _set_order(hand_set: HandSet) -> tuple[tuple[int, int], str, tuple[int, ...]]:
+    return (sort_key(hand_set.tiles[0]), hand_set.kind, hand_set.fei_positions)
+
+
+def is_seven_pairs(concealed: Sequence[Tile], variant: str) -> bool:
+    """Hong Kong seven pairs: fourteen tiles in pairs, four alike counting as two."""
+    if variant != "hk" or len(concealed) != 14:
+        return False
+    counts, _ = hand_counts(concealed, variant)
+    return all(count % 2 == 0 for count in counts)
+
+
+def is_thirteen_orphans(concealed: Sequence[Tile], variant: str) -> bool:
+    """Hong Kong thirteen orphans: one of each terminal and honour, and one more of them."""
+    if variant != "hk" or len(concealed) != 14:
+        return False
+    counts, _ = hand_counts(concealed, variant)
+    return thirteen_orphans_shanten(counts) == -1
+
+
+def is_complete(concealed: Sequence[Tile], variant: str) -> bool:
+    """True when the concealed tiles form a winning shape (the fan minimum is ignored).
+
+    Standard shape at both tables; seven pairs and thirteen orphans too at Hong Kong.
+    """
+    counts, fei = hand_counts(concealed, variant)
+    tiles = sum(counts) + fei
+    if tiles % 3 != 2:
+        return False
+    if fei == 0:
+        if standard_complete_without_fei(counts):
+            return True
+    elif standard_shanten(counts, fei) == -1:
+        return True
+    if variant == "hk" and tiles == 14:
+        return seven_pairs_shanten(counts) == -1 or thirteen_orphans_shanten(counts) == -1
+    return False
+
+
+def shanten(concealed: Sequence[Tile], variant: str) -> int:
+    """Distance to ready: -1 complete, 0 ready (waiting), 1 one tile away, ...
+
+    Works for 1 to 14 tiles; shown sets are not passed, and the number of sets still to
+    make follows from the tile count (10 or 11 tiles means one set is shown). Hong Kong
+    also counts seven pairs and thirteen orphans for 13 or 14 tiles.
+    """
+    counts, fei = hand_counts(concealed, variant)
+    return _shanten(counts, fei, variant == "hk")
+
+
+@lru_cache(maxsize=200_000)
+def _shanten(counts: tuple[int, ...], fei: int, special_shapes: bool) -> int:
+    best = standard_shanten(counts, fei)
+    if special_shapes and sum(counts) in (13, 14):
+        best = min(best, seven_pairs_shanten(counts), thirteen_orphans_shanten(counts))
+    return best
+
+
+def waits(concealed: Sequence[Tile], variant: str) -> list[Tile]:
+    """The tiles that would complete a hand of 3n + 1 tiles (ignoring the fan minimum).
+
+    In canonical order. A tile already held four times is not a wait. At 3 Kaki a Fei
+    (``"j"``) is listed last when it completes the hand (it can be drawn, never claimed).
+    Returns an empty list for a hand of any other size.
+    """
+    check_variant(variant)
+    if len(concealed) % 3 != 1:
+        return []
+    hand = list(concealed)
+    held = {tile: hand.count(tile) for tile in set(hand)}
+    return [
+        tile
+        for tile in VARIANT_WAIT_KINDS[variant]
+        if held.get(tile, 0) < 4 and is_complete([*hand, tile], variant)
+    ]

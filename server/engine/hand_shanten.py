@@ -1,0 +1,161 @@
+"""Shanten and the fast completeness check, on count arrays.
+
+Shanten is measured as "tiles still to draw, minus one". A hand of k tiles aims at
+m = k // 3 sets and an eye, 3m + 2 places. We find the largest number of the hand's tiles
+that can stay where they are (`kept`); then shanten = 3m + 1 - kept, so a complete hand is
+-1 and a ready hand 0. For hands without Fei this equals the textbook formula
+2m - 2*sets - partials - pair.
+
+Real tiles are grouped suit by suit into sets (3 tiles), partials (a pair or two tiles of a
+run, each waiting on one tile), one eye and single tiles. Fei then fill the holes, under
+3 Kaki's limits: a set keeps at least one real tile (so a set slot takes at most two Fei,
+and a slot with no real tile yet can hold two Fei while a real tile is still to come), a
+chow holds at most one Fei (a partial run plus one Fei), and the eye may be all Fei.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from server.engine.hand_counts import suit_blocks
+
+# (sets, partials, eye) reachable in one suit. Partials beyond four never help (m <= 4).
+Blocks = frozenset[tuple[int, int, int]]
+_MAX_PARTIALS = 4
+
+
+@lru_cache(maxsize=200_000)
+def _suit_readings(counts: tuple[int, ...], chows: bool) -> Blocks:
+    """Every (sets, partials, eye) split of one suit's tiles; leftovers are singles."""
+    first = next((index for index, count in enumerate(counts) if count), -1)
+    if first < 0:
+        return frozenset({(0, 0, 0)})
+    found: set[tuple[int, int, int]] = set()
+
+    def take(indexes: tuple[int, ...], sets: int, partials: int, eye: int) -> None:
+        rest = list(counts)
+        for index in indexes:
+            rest[index] -= 1
+        for s, t, p in _suit_readings(tuple(rest), chows):
+            if p + eye <= 1:
+                found.add((s + sets, min(t + partials, _MAX_PARTIALS), p + eye))
+
+    count = counts[first]
+    size = len(counts)
+    take((first,), 0, 0, 0)
+    if count >= 3:
+        take((first, first, first), 1, 0, 0)
+    if count >= 2:
+        take((first, first), 0, 1, 0)
+        take((first, first), 0, 0, 1)
+    if chows:
+        if first + 1 < size and counts[first + 1]:
+            take((first, first + 1), 0, 1, 0)
+            if first + 2 < size and counts[first + 2]:
+                take((first, first + 1, first + 2), 1, 0, 0)
+        if first + 2 < size and counts[first + 2]:
+            take((first, first + 2), 0, 1, 0)
+    return frozenset(found)
+
+
+def _combine(left: Blocks, right: Blocks) -> Blocks:
+    """Readings of two suits together (at most one eye overall)."""
+    return frozenset(
+        (s1 + s2, min(t1 + t2, _MAX_PARTIALS), p1 + p2)
+        for s1, t1, p1 in left
+        for s2, t2, p2 in right
+        if p1 + p2 <= 1
+    )
+
+
+def _kept(sets: int, partials: int, eye: int, real: int, fei: int, slots: int) -> int:
+    """How many tiles can stay for this reading (see the module docstring)."""
+    partials = min(partials, slots - sets)
+    singles = real - 3 * sets - 2 * partials - 2 * eye
+    empty_set_slots = slots - sets - partials
+    seeded_sets = min(singles, empty_set_slots)
+    # Seed the eye last: a lone real tile there leaves room for one Fei instead of two.
+    eye_seed = 1 if not eye and singles > empty_set_slots else 0
+    fei_room = partials + 2 * empty_set_slots + (0 if eye else 2 - eye_seed)
+    real_kept = 3 * sets + 2 * partials + 2 * eye + seeded_sets + eye_seed
+    return real_kept + min(fei, fei_room)
+
+
+@lru_cache(maxsize=200_000)
+def standard_shanten(counts: tuple[int, ...], fei: int) -> int:
+    """Shanten toward four-sets-and-an-eye (fewer sets for shorter hands)."""
+    tiles = sum(counts) + fei
+    slots = tiles // 3
+    if slots > 4:
+        slots = 4
+    real = tiles - fei
+    man, pin, sou, honours = suit_blocks(counts)
+    readings = _combine(
+        _combine(_suit_readings(man, True), _suit_readings(pin, True)),
+        _combine(_suit_readings(sou, True), _suit_readings(honours, False)),
+    )
+    best = 0
+    for sets, partials, eye in readings:
+        if sets > slots:
+            continue
+        kept = _kept(sets, partials, eye, real, fei, slots)
+        if kept > best:
+            best = kept
+    return 3 * slots + 1 - best
+
+
+def seven_pairs_shanten(counts: tuple[int, ...]) -> int:
+    """Shanten toward seven pairs, four alike counting as two pairs (Hong Kong table)."""
+    pairs = sum(count // 2 for count in counts)
+    return 6 - min(pairs, 7)
+
+
+_ORPHAN_INDEXES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def thirteen_orphans_shanten(counts: tuple[int, ...]) -> int:
+    """Shanten toward thirteen orphans."""
+    kinds = sum(1 for index in _ORPHAN_INDEXES if counts[index])
+    has_pair = any(counts[index] >= 2 for index in _ORPHAN_INDEXES)
+    return 13 - kinds - (1 if has_pair else 0)
+
+
+@lru_cache(maxsize=100_000)
+def _suit_complete(counts: tuple[int, ...], chows: bool, with_eye: bool) -> bool:
+    """Can one suit's tiles be read as sets only (or sets and the eye)?"""
+    first = next((index for index, count in enumerate(counts) if count), -1)
+    if first < 0:
+        return not with_eye
+    rest = list(counts)
+    if with_eye and counts[first] >= 2:
+        rest[first] -= 2
+        if _suit_complete(tuple(rest), chows, False):
+            return True
+        rest[first] += 2
+    if counts[first] >= 3:
+        rest[first] -= 3
+        if _suit_complete(tuple(rest), chows, with_eye):
+            return True
+        rest[first] += 3
+    if chows and first + 2 < len(counts) and counts[first + 1] and counts[first + 2]:
+        rest[first] -= 1
+        rest[first + 1] -= 1
+        rest[first + 2] -= 1
+        if _suit_complete(tuple(rest), chows, with_eye):
+            return True
+    # The lowest tile can only sit in a pong, a chow it starts, or the eye.
+    return False
+
+
+def standard_complete_without_fei(counts: tuple[int, ...]) -> bool:
+    """Fast four-sets-and-an-eye check for a hand with no Fei (one suit at a time)."""
+    eye_suits = 0
+    for index, block in enumerate(suit_blocks(counts)):
+        remainder = sum(block) % 3
+        if remainder == 1:
+            return False
+        with_eye = remainder == 2
+        eye_suits += with_eye
+        if eye_suits > 1 or not _suit_complete(block, index < 3, with_eye):
+            return False
+    return eye_suits == 1

@@ -1,0 +1,134 @@
+"""Scoring a winning hand at either table: `score_hand`, `win_points` and the table limits.
+
+The hand's value is its best reading: every decomposition of the concealed tiles, every
+choice of what each Fei stands for, and at Hong Kong the special shapes. Readings are
+compared by capped fan, then a limit hand before an added-up one, then raw fan.
+See docs/scoring.md for every pattern id and decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from server.engine.errors import HandError
+from server.engine.hand import is_seven_pairs, is_thirteen_orphans
+from server.engine.melds import Meld
+from server.engine.scoring.hk import (
+    HK_LIMITS,
+    hk_seven_pairs_tally,
+    hk_standard_tally,
+    hk_thirteen_orphans_tally,
+)
+from server.engine.scoring.kaki3 import (
+    FEI_EYE_CHOICES,
+    KAKI3_LIMITS,
+    kaki3_fixed_tally,
+    kaki3_shape_tally,
+)
+from server.engine.scoring.readings import readings
+from server.engine.scoring.shape import Tally
+from server.engine.scoring.types import Pattern, ScoreResult, WinFlags, WinningHand
+from server.engine.scoring.validate import normalise_meld, validate_hand
+from server.engine.tiles import FEI
+
+__all__ = [
+    "FAN_CAP",
+    "MIN_FAN",
+    "HandError",
+    "Pattern",
+    "ScoreResult",
+    "WinFlags",
+    "WinningHand",
+    "normalise_meld",
+    "score_hand",
+    "win_points",
+]
+
+MIN_FAN = {"hk": 3, "kaki3": 5}
+FAN_CAP = {"hk": 8, "kaki3": 10}
+
+_HK_POINTS = {3: 8, 4: 16, 5: 24, 6: 32, 7: 48, 8: 64}
+_KAKI3_POINTS = {5: 8, 6: 10, 7: 12, 8: 14, 9: 16, 10: 24}
+_POINTS = {"hk": _HK_POINTS, "kaki3": _KAKI3_POINTS}
+_LIMIT_ORDER = {"hk": HK_LIMITS, "kaki3": KAKI3_LIMITS}
+
+
+def win_points(variant: str, fan: int, limit: bool) -> int:
+    """The win value by fan: 0 below the table's minimum, the cap's value at or above it."""
+    if variant not in _POINTS:
+        raise HandError(f"unknown variant {variant!r}; expected 'hk' or 'kaki3'")
+    cap = FAN_CAP[variant]
+    if limit or fan >= cap:
+        return _POINTS[variant][cap]
+    return _POINTS[variant].get(fan, 0)
+
+
+def score_hand(hand: WinningHand) -> ScoreResult:
+    """Score `hand` at its table.
+
+    Raises `HandError` for impossible input (see `validate.validate_hand`). A hand that
+    does not win comes back with ``valid=False``, a `reason` and ``points=0``; its `fan` is
+    the best complete reading's, or 0 when the tiles make no winning shape.
+    """
+    melds = validate_hand(hand)
+    variant = hand.variant
+    expected = 14 - 3 * len(melds)
+    if len(hand.concealed) != expected:
+        return _not_winning(
+            0,
+            (),
+            f"{len(hand.concealed)} concealed tiles; with {len(melds)} shown sets a "
+            f"winning hand holds {expected}",
+        )
+    best: Tally | None = None
+    best_key = (-1, False, -1, -1)
+    for tally in _tallies(hand, melds):
+        key = _rank(tally, variant)
+        if key > best_key:
+            best, best_key = tally, key
+    if best is None:
+        return _not_winning(0, (), "the tiles do not form a winning hand")
+    cap = FAN_CAP[variant]
+    if best.limits:
+        order = _LIMIT_ORDER[variant]
+        limits = sorted(set(best.limits), key=order.index)
+        patterns = tuple(Pattern(limit, cap) for limit in limits)
+        return ScoreResult(True, cap, True, patterns, win_points(variant, cap, True))
+    fan = min(best.fan, cap)
+    if fan < MIN_FAN[variant]:
+        return _not_winning(
+            fan, best.patterns, f"{fan} fan; the {variant} table needs {MIN_FAN[variant]}"
+        )
+    return ScoreResult(True, fan, False, best.patterns, win_points(variant, fan, False))
+
+
+def _not_winning(fan: int, patterns: tuple[Pattern, ...], reason: str) -> ScoreResult:
+    return ScoreResult(False, fan, False, patterns, 0, reason)
+
+
+def _rank(tally: Tally, variant: str) -> tuple[int, bool, int, int]:
+    cap = FAN_CAP[variant]
+    if tally.limits:
+        return (cap, True, tally.fan, len(tally.limits))
+    return (min(tally.fan, cap), False, tally.fan, 0)
+
+
+def _tallies(hand: WinningHand, melds: tuple[Meld, ...]) -> Iterator[Tally]:
+    """A tally for every reading of the hand."""
+    variant = hand.variant
+    if variant == "hk":
+        for reading in readings(hand.concealed, melds, hand.winning_tile, variant):
+            yield hk_standard_tally(reading, hand)
+        if not melds and is_seven_pairs(hand.concealed, variant):
+            yield hk_seven_pairs_tally(hand)
+        if not melds and is_thirteen_orphans(hand.concealed, variant):
+            yield hk_thirteen_orphans_tally(hand)
+        return
+    fixed = kaki3_fixed_tally(hand, melds)
+    for reading in readings(hand.concealed, melds, hand.winning_tile, variant):
+        choices = (
+            [reading.with_eye(eye) for eye in FEI_EYE_CHOICES] if reading.eye == FEI else [reading]
+        )
+        for chosen in choices:
+            shape = kaki3_shape_tally(chosen, hand)
+            yield Tally(shape.patterns + fixed.patterns, shape.limits + fixed.limits)

@@ -1,0 +1,142 @@
+"""Checks that a hand handed to scoring could exist at its table.
+
+Impossible input (unknown or wrong-table tiles, too many copies, a malformed shown set, a
+winning tile that is not in the hand) raises `HandError`. A hand that merely does not win
+is not an error: scoring reports it as not valid.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from server.engine.errors import HandError
+from server.engine.hand_counts import check_variant, variant_allows
+from server.engine.melds import CHOW, KONG, PONG, Meld
+from server.engine.scoring.types import WinningHand
+from server.engine.tiles import BONUS_SUITS, FEI, SEATS, Tile, format_tiles, is_suited, rank
+
+SEATS_OF_VARIANT = {"hk": SEATS, "kaki3": ("E", "S", "W")}
+
+
+def normalise_meld(meld: Meld, variant: str) -> Meld:
+    """`meld` checked, with `fei_as` filled in when the set holds a Fei.
+
+    A pong's Fei stands for the pong's tile; a chow's Fei may be left unnamed when only one
+    tile fits (``3p j 5p``). Raises `HandError` naming the set otherwise.
+    """
+    written = format_tiles(meld.tiles)
+    if meld.kind not in (CHOW, PONG, KONG):
+        raise HandError(f"unknown set kind {meld.kind!r} (expected chow, pong or kong)")
+    size = 4 if meld.kind == KONG else 3
+    if len(meld.tiles) != size:
+        raise HandError(f"a {meld.kind} has {size} tiles, not {len(meld.tiles)} ({written})")
+    for tile in meld.tiles:
+        if not variant_allows(tile, variant):
+            raise HandError(f"tile {tile!r} cannot be in a set at the {variant} table ({written})")
+    if meld.concealed and meld.kind != KONG:
+        raise HandError(f"only a kong can be concealed, not a {meld.kind} ({written})")
+    fei = meld.fei_count
+    if fei and meld.kind == KONG:
+        raise HandError(f"a kong never holds a Fei ({written})")
+    if fei > 1:
+        raise HandError(f"a shown set holds at most one Fei ({written})")
+    real = [tile for tile in meld.tiles if tile != FEI]
+    fei_as = meld.fei_as
+    if fei == 0:
+        if fei_as is not None:
+            raise HandError(f"fei_as {fei_as!r} given for a set without a Fei ({written})")
+    elif meld.kind == PONG:
+        if fei_as is not None and fei_as != real[0]:
+            raise HandError(f"the Fei in a pong of {real[0]} stands for {real[0]}, not {fei_as}")
+        fei_as = real[0]
+    else:
+        fei_as = _chow_fei_tile(real, fei_as, written, variant)
+    normalised = Meld(
+        kind=meld.kind,
+        tiles=meld.tiles,
+        concealed=meld.concealed,
+        fei_as=fei_as,
+        claimed_from=meld.claimed_from,
+        claimed_tile=meld.claimed_tile,
+    )
+    stands_for = sorted(normalised.real_tiles, key=lambda tile: (tile[-1], rank(tile)))
+    if meld.kind == CHOW:
+        if not _is_run(stands_for):
+            raise HandError(f"a chow must be a run of three in one suit ({written})")
+    elif len(set(stands_for)) != 1:
+        raise HandError(f"a {meld.kind} must be {size} of one tile ({written})")
+    return normalised
+
+
+def _chow_fei_tile(real: list[Tile], fei_as: Tile | None, written: str, variant: str) -> Tile:
+    """The tile a chow's Fei stands for: the given one, or the only one that fits."""
+    if fei_as is not None:
+        if fei_as == FEI or not is_suited(fei_as) or not variant_allows(fei_as, variant):
+            raise HandError(f"a chow's Fei cannot stand for {fei_as} ({written})")
+        return fei_as
+    if len(real) == 2 and real[0][-1] == real[1][-1] and is_suited(real[0]):
+        low, high = sorted(rank(tile) for tile in real)
+        if high - low == 2:
+            return f"{low + 1}{real[0][-1]}"
+    raise HandError(f"say which tile the Fei stands for (fei_as) in the chow {written}")
+
+
+def _is_run(tiles: Sequence[Tile]) -> bool:
+    if not all(is_suited(tile) for tile in tiles) or len({tile[-1] for tile in tiles}) != 1:
+        return False
+    ranks = [rank(tile) for tile in tiles]
+    return ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]
+
+
+def validate_hand(hand: WinningHand) -> tuple[Meld, ...]:
+    """Check `hand` and return its melds normalised (see `normalise_meld`).
+
+    Raises `HandError` for anything that cannot happen at the table.
+    """
+    variant = hand.variant
+    check_variant(variant)
+    if hand.seat_wind not in SEATS_OF_VARIANT[variant]:
+        raise HandError(f"seat {hand.seat_wind!r} does not exist at the {variant} table")
+    if hand.round_wind not in SEATS or (variant == "kaki3" and hand.round_wind != "E"):
+        raise HandError(f"round wind {hand.round_wind!r} is not possible at the {variant} table")
+    for tile in hand.concealed:
+        if not variant_allows(tile, variant):
+            raise HandError(f"tile {tile!r} cannot be in a concealed hand at the {variant} table")
+    if not variant_allows(hand.winning_tile, variant):
+        raise HandError(f"winning tile {hand.winning_tile!r} is not a {variant} hand tile")
+    if hand.winning_tile not in hand.concealed:
+        raise HandError(f"the winning tile {hand.winning_tile} is not among the concealed tiles")
+    melds = tuple(normalise_meld(meld, variant) for meld in hand.melds)
+    _check_bonus(hand.bonus, variant)
+    _check_copies(hand, melds)
+    if hand.flags.replacement not in (None, "bonus", "kong"):
+        raise HandError(
+            f"replacement must be null, 'bonus' or 'kong', not {hand.flags.replacement!r}"
+        )
+    return melds
+
+
+def _check_bonus(bonus: Sequence[Tile], variant: str) -> None:
+    if variant == "hk" and bonus:
+        raise HandError("the hk table has no bonus tiles")
+    for tile in bonus:
+        if tile != FEI and tile[-1] not in BONUS_SUITS:
+            raise HandError(
+                f"{tile!r} is not a bonus tile (flowers, seasons, animals, faces or a sunk Fei)"
+            )
+    for tile, count in Counter(tile for tile in bonus if tile != FEI).items():
+        if count > 1:
+            raise HandError(f"bonus tile {tile} appears {count} times; there is one of each")
+
+
+def _check_copies(hand: WinningHand, melds: Sequence[Meld]) -> None:
+    copies: Counter[Tile] = Counter(hand.concealed)
+    for meld in melds:
+        copies.update(meld.tiles)
+    fei = copies.pop(FEI, 0) + list(hand.bonus).count(FEI)
+    if fei > 4:
+        raise HandError(f"{fei} Fei counting the hand, the sets and the sunk ones; there are four")
+    for tile, count in copies.items():
+        if count > 4:
+            raise HandError(f"{count} copies of {tile} counting the sets; there are four")
