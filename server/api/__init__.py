@@ -1,0 +1,1 @@
+"""The HTTP and WebSocket interface of the rooms (docs/protocol.md)."""

@@ -1,0 +1,83 @@
+"""The web application: `create_app(...)` wires the store, the clock and the rooms to FastAPI."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from server.api import http, ws
+from server.rooms.clock import Clock, SystemClock
+from server.rooms.manager import RoomManager
+from server.rooms.settings import TableSettings
+from server.store import Store, open_store
+
+log = logging.getLogger(__name__)
+
+# uvicorn settings the protocol relies on (docs/protocol.md, "Limits and keepalive").
+WS_PING_INTERVAL = 10.0
+WS_PING_TIMEOUT = 10.0
+WS_MAX_SIZE = 64 * 1024
+
+
+def table_settings_from_env() -> TableSettings:
+    """Server-wide table knobs from `MAHJONG_BOT_DELAY`, `MAHJONG_NEXT_DEAL_SECONDS`, `MAHJONG_IDLE_CLOSE_SECONDS`."""
+    defaults = TableSettings()
+    return TableSettings(
+        bot_delay=float(os.environ.get("MAHJONG_BOT_DELAY", defaults.bot_delay)),
+        next_deal_seconds=float(
+            os.environ.get("MAHJONG_NEXT_DEAL_SECONDS", defaults.next_deal_seconds)
+        ),
+        idle_close_seconds=float(
+            os.environ.get("MAHJONG_IDLE_CLOSE_SECONDS", defaults.idle_close_seconds)
+        ),
+        bot_level=os.environ.get("MAHJONG_BOT_LEVEL", defaults.bot_level),
+    )
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    store: Store | None = None,
+    clock: Clock | None = None,
+    table_settings: TableSettings | None = None,
+) -> FastAPI:
+    """The Mahjong Hall app. On startup it opens the store and reopens every unfinished room.
+
+    Pass `store` to share an open store (then the caller closes it), `clock` to drive the
+    timers by hand in tests, `table_settings` for bot pace and room lifetime.
+    """
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own_store = store is None
+        the_store = await open_store(database_url) if store is None else store
+        manager = RoomManager(
+            the_store, clock or SystemClock(), table_settings or table_settings_from_env()
+        )
+        app.state.store = the_store
+        app.state.rooms = manager
+        reopened = await manager.recover()
+        if reopened:
+            log.info("reopened %d rooms from the store", reopened)
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            if own_store:
+                await the_store.close()
+
+    app = FastAPI(title="Mahjong Hall", lifespan=lifespan)
+    http.install_error_handlers(app)
+    app.include_router(http.router)
+    app.include_router(ws.router)
+    try:
+        from server.observability import router as operations_router
+
+        app.include_router(operations_router)
+    except ImportError:  # operations are optional for the tables to work
+        pass
+    return app

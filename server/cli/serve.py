@@ -1,0 +1,55 @@
+"""`mahjong-hall serve`: apply database migrations, then run the server with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The options of CONTRACTS.md §3."""
+    parser.add_argument(
+        "--host", default=os.environ.get("HOST", DEFAULT_HOST), help="address to listen on"
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("PORT", DEFAULT_PORT)),
+        help="port to listen on",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy URL (default: $DATABASE_URL, else a SQLite file in the working directory)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Migrate, then serve until interrupted."""
+    import uvicorn
+
+    from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
+    from server.store import apply_migrations, resolve_database_url
+
+    database_url = resolve_database_url(args.database_url)
+    apply_migrations(database_url)
+    log_config = None
+    try:
+        from server.observability import uvicorn_log_config
+
+        log_config = uvicorn_log_config()
+    except ImportError:
+        pass
+    uvicorn.run(
+        create_app(database_url),
+        host=args.host,
+        port=args.port,
+        ws_ping_interval=WS_PING_INTERVAL,
+        ws_ping_timeout=WS_PING_TIMEOUT,
+        ws_max_size=WS_MAX_SIZE,
+        log_config=log_config,
+    )
+    return 0

@@ -1,0 +1,120 @@
+"""The messages a room's actor takes from its queue.
+
+Everything that may change a table, from a player's discard to a timer running out,
+reaches the room as one of these, so the actor applies them one at a time in arrival order.
+Timer commands carry the token of the timer that sent them; a timer that has been
+superseded since (the seat already acted, the deal already ended) is recognised and ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class Connection(Protocol):
+    """A live link to one client, as the room sees it: it only queues text and asks to close."""
+
+    player_index: int | None  # None for a spectator
+
+    def push(self, text: str) -> None:
+        """Queue one message for the client without waiting."""
+        ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask for the link to close with a WebSocket close code."""
+        ...
+
+
+@dataclass
+class Connect:
+    """A client connected (a player with a valid token, or a spectator)."""
+
+    connection: Connection
+
+
+@dataclass
+class Disconnect:
+    """A client's link went away."""
+
+    connection: Connection
+
+
+@dataclass
+class PlayerAction:
+    """A player sent `{"type": "action"}`; `action` is the raw object they sent."""
+
+    connection: Connection
+    action: Any
+    message_id: Any = None
+
+
+@dataclass
+class NextDealReady:
+    """A player is ready for the next deal."""
+
+    connection: Connection
+    message_id: Any = None
+
+
+@dataclass
+class Join:
+    """Seat a new human player; the answer comes back through `reply`."""
+
+    name: str
+    reply: asyncio.Future[Any] = field(repr=False)
+
+
+@dataclass
+class AddBots:
+    """Fill every empty seat with a bot; the answer comes back through `reply`."""
+
+    reply: asyncio.Future[Any] = field(repr=False)
+
+
+@dataclass
+class TurnTimeout:
+    """A seat's turn timer ran out."""
+
+    seat: str
+    token: int
+
+
+@dataclass
+class BotTurn:
+    """A seat covered by its bot is due to act."""
+
+    seat: str
+    token: int
+
+
+@dataclass
+class DealTimeout:
+    """The deal timer of deal `deal_id` ran out."""
+
+    deal_id: int
+
+
+@dataclass
+class NextDealDue:
+    """The pause after deal `after_deal_no` is over."""
+
+    after_deal_no: int
+
+
+@dataclass
+class IdleCheck:
+    """The room has been without any connection since `idle_since`; close it if still so."""
+
+    idle_since: float
+
+
+@dataclass
+class Resume:
+    """A room reopened after a restart: re-arm its clocks, or start the next deal."""
+
+
+@dataclass
+class Shutdown:
+    """The server is stopping: close connections (1001) and end the actor, keeping the room open."""

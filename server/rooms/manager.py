@@ -1,0 +1,192 @@
+"""The room manager: creates rooms, finds them by id or token, and reopens them after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from server.engine import Action, DealSettings, replay, view
+from server.rooms import commands as cmd
+from server.rooms.clock import Clock
+from server.rooms.players import Player, RoomClosedError
+from server.rooms.seating import GameProgress
+from server.rooms.settings import RoomSettings, TableSettings
+from server.rooms.table import DealInPlay, RoomActor, utc
+from server.store import Store, hash_token
+
+log = logging.getLogger(__name__)
+
+
+class RoomNotFoundError(LookupError):
+    """No open room has this id."""
+
+
+class RoomManager:
+    """All open rooms of this server process, each run by its own `RoomActor`."""
+
+    def __init__(self, store: Store, clock: Clock, table_settings: TableSettings) -> None:
+        self.store = store
+        self.clock = clock
+        self.table_settings = table_settings
+        self.rooms: dict[str, RoomActor] = {}
+        # token hash -> room id, to tell a foreign token (4403) from an unknown one (4401).
+        self._token_rooms: dict[str, str] = {}
+
+    def _new_actor(self, room_id: str, settings: RoomSettings, created_at: float) -> RoomActor:
+        actor = RoomActor(
+            room_id=room_id,
+            settings=settings,
+            store=self.store,
+            clock=self.clock,
+            table_settings=self.table_settings,
+            created_at=created_at,
+        )
+        self.rooms[room_id] = actor
+        actor.start()
+        asyncio.get_running_loop().create_task(self._forget_when_closed(actor))
+        return actor
+
+    async def _forget_when_closed(self, actor: RoomActor) -> None:
+        await actor.closed.wait()
+        self.rooms.pop(actor.room_id, None)
+        for token_hash in [h for h, room in self._token_rooms.items() if room == actor.room_id]:
+            del self._token_rooms[token_hash]
+
+    async def create_room(self, settings: RoomSettings) -> str:
+        """Create and open a room; returns its id."""
+        room_id = secrets.token_urlsafe(9)
+        now = self.clock.now()
+        await self.store.create_room(room_id, settings.variant, settings.to_json(), utc(now))
+        self._new_actor(room_id, settings, now)
+        return room_id
+
+    def get(self, room_id: str) -> RoomActor:
+        """The open room `room_id`, or RoomNotFoundError."""
+        actor = self.rooms.get(room_id)
+        if actor is None or actor.status == "closed":
+            raise RoomNotFoundError(room_id)
+        return actor
+
+    async def _ask(self, actor: RoomActor, make: Any) -> Any:
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await actor.queue.put(make(reply))
+        return await reply
+
+    async def join(self, room_id: str, name: str) -> dict[str, Any]:
+        """Seat a human; returns `{"seat", "token", "player_index"}`."""
+        actor = self.get(room_id)
+        seated = await self._ask(actor, lambda reply: cmd.Join(name=name, reply=reply))
+        self._token_rooms[hash_token(seated["token"])] = room_id
+        return dict(seated)
+
+    async def add_bots(self, room_id: str) -> list[int]:
+        """Fill the room's empty seats with bots; returns their player indexes."""
+        actor = self.get(room_id)
+        return list(await self._ask(actor, lambda reply: cmd.AddBots(reply=reply)))
+
+    def token_room(self, token: str) -> str | None:
+        """The id of the open room a token belongs to, if any."""
+        return self._token_rooms.get(hash_token(token))
+
+    def list_rooms(self, status: str | None = None) -> list[dict[str, Any]]:
+        """Summaries of the open rooms, newest first; `status="waiting"` keeps those with free seats."""
+        summaries = []
+        for actor in sorted(self.rooms.values(), key=lambda a: a.created_at, reverse=True):
+            if actor.status == "closed" or (status is not None and actor.status != status):
+                continue
+            summaries.append(
+                {
+                    "room_id": actor.room_id,
+                    "name": actor.settings.name,
+                    "variant": actor.settings.variant,
+                    "status": actor.status,
+                    "seat_count": len(actor.settings.seats),
+                    "free_seats": len(actor.settings.seats) - len(actor.players),
+                    "players": [player.name for player in actor.players],
+                    "turn_seconds": actor.settings.turn_seconds,
+                    "deal_seconds": actor.settings.deal_seconds,
+                    "rounds": actor.settings.rounds,
+                }
+            )
+        return summaries
+
+    def public_state(self, room_id: str) -> dict[str, Any]:
+        """`GET /api/rooms/{id}`: the room object plus the spectator's view of the table."""
+        actor = self.get(room_id)
+        room = actor.public_room()
+        room["table"] = view(actor.deal.state, None) if actor.deal else None
+        return room
+
+    async def shutdown(self) -> None:
+        """Stop every actor; rooms stay open in the store for the next start."""
+        await asyncio.gather(
+            *(actor.stop() for actor in list(self.rooms.values())), return_exceptions=True
+        )
+
+    async def recover(self) -> int:
+        """Reopen every room the store still has open, replaying unfinished deals. Returns the count."""
+        reopened = 0
+        for record in await self.store.load_open_rooms():
+            try:
+                self._reopen(record)
+                reopened += 1
+            except Exception:
+                log.exception("could not reopen room %s", record.room_id)
+        return reopened
+
+    def _reopen(self, record: Any) -> None:
+        settings = RoomSettings.from_json({"variant": record.variant, **record.settings})
+        actor = self._new_actor(record.room_id, settings, record.created_at.timestamp())
+        for stored in sorted(record.players, key=lambda p: p.player_index):
+            actor.players.append(
+                Player(stored.player_index, stored.name, stored.token_hash, stored.is_bot)
+            )
+            if stored.token_hash is not None:
+                self._token_rooms[stored.token_hash] = record.room_id
+        actor.running_scores = {
+            p.player_index: int(record.scores.get(p.player_index, 0)) for p in actor.players
+        }
+        open_deal = record.open_deal
+        if open_deal is None:
+            actor.progress.deals_played = int(record.deals_played)
+            if record.status == "playing" and len(actor.players) == len(settings.seats):
+                # Between deals when the server stopped: start the next one. The dealer of the
+                # finished deal is not kept, so the rotation restarts from player 0 (documented).
+                actor.status = "playing"
+                actor.queue.put_nowait(cmd.Resume())
+            return
+        deal_settings = open_deal.settings
+        actor.progress = GameProgress(
+            variant=settings.variant,
+            rounds=settings.rounds,
+            dealer_player=int(
+                deal_settings.get("dealer_player", open_deal.seat_players.get("E", 0))
+            ),
+            dealer_passes=int(deal_settings.get("dealer_passes", 0)),
+            deals_played=open_deal.deal_no - 1,
+        )
+        actions = [Action.from_json(stored.action) for stored in open_deal.actions]
+        state = replay(
+            DealSettings(variant=settings.variant, round_wind=deal_settings.get("round_wind", "E")),
+            open_deal.seed,
+            actions,
+        )
+        left = open_deal.deal_seconds_left
+        seconds_left = settings.deal_seconds if left is None else float(left)
+        next_seq = max((stored.seq for stored in open_deal.actions), default=0) + 1
+        actor.resume_deal(
+            DealInPlay(
+                deal_id=open_deal.deal_id,
+                deal_no=open_deal.deal_no,
+                seed=open_deal.seed,
+                seat_players={seat: int(index) for seat, index in open_deal.seat_players.items()},
+                state=state,
+                deadline=self.clock.now() + seconds_left,
+                next_log_seq=next_seq,
+            )
+        )
+
+
+__all__ = ["RoomClosedError", "RoomManager", "RoomNotFoundError"]

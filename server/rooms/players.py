@@ -1,0 +1,36 @@
+"""The people (and bots) seated in a room, and the public room object built from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Player:
+    """A seat-holder for the whole game. Humans are known by the hash of their token."""
+
+    player_index: int
+    name: str
+    token_hash: str | None
+    is_bot: bool
+
+
+class NameTakenError(ValueError):
+    """Another player of the room already uses this name."""
+
+
+class RoomFullError(ValueError):
+    """Every seat of the room is taken."""
+
+
+class RoomClosedError(ValueError):
+    """The room has finished or closed and takes no one."""
+
+
+def bot_name(players: list[Player], player_index: int) -> str:
+    """A name for a new bot that no player of the room uses yet."""
+    taken = {player.name.casefold() for player in players}
+    number = player_index + 1
+    while f"bot {number}" in taken:
+        number += 10
+    return f"Bot {number}"

@@ -1,0 +1,50 @@
+"""A room's own settings (chosen by whoever creates it) and the server-wide table settings."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+SEATS_BY_VARIANT = {"hk": ("E", "S", "W", "N"), "kaki3": ("E", "S", "W")}
+# 3 Kaki has no regular wind rounds (the winner deals next), so one "round" is one deal per seat.
+KAKI3_DEALS_PER_ROUND = 3
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """What a room's creator picks: table variant, its two timers and the game length."""
+
+    variant: str
+    turn_seconds: float = 40.0
+    deal_seconds: float = 300.0
+    rounds: int = 1
+    name: str = ""
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The seat winds of this table, dealer first."""
+        return SEATS_BY_VARIANT[self.variant]
+
+    def to_json(self) -> dict[str, Any]:
+        """The form stored with the room."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> RoomSettings:
+        """Read back what `to_json` stored (unknown keys from older versions are ignored)."""
+        known = {
+            key: stored[key]
+            for key in ("variant", "turn_seconds", "deal_seconds", "rounds", "name")
+            if key in stored
+        }
+        return cls(**known)
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """Server-wide knobs of every table: how humans experience the pace of bots and rooms."""
+
+    bot_delay: float = 0.5
+    next_deal_seconds: float = 10.0
+    idle_close_seconds: float = 30 * 60.0
+    bot_level: str = "full"
