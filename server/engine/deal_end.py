@@ -1,0 +1,183 @@
+"""Winning and ending a deal: the win check, the result, the settlement and the next dealer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.engine.deal_state import ENDED, DealState, Event, Payment
+from server.engine.hand import is_complete
+from server.engine.scoring import score_hand
+from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
+from server.engine.scoring.types import ScoreResult, WinFlags, WinningHand
+from server.engine.settlement import (
+    Win,
+    extra_fei_payments,
+    hk_win_payments,
+    kaki3_win_payments,
+    net_scores,
+    square_up_payments,
+)
+from server.engine.tiles import DRAGONS, Tile, sorted_tiles
+
+
+def score_win(
+    state: DealState, seat: str, concealed: Sequence[Tile], winning_tile: Tile, flags: WinFlags
+) -> tuple[ScoreResult, WinningHand] | None:
+    """The score of `seat` winning with `concealed` (winning tile included), if it is a win.
+
+    The cheap shape check runs first so the full scoring runs only for complete hands.
+    A win must also reach the table's minimum fan (`ScoreResult.valid`).
+    """
+    if not is_complete(concealed, state.variant.name):
+        return None
+    player = state.players[seat]
+    hand = WinningHand(
+        variant=state.variant.name,
+        seat_wind=seat,
+        concealed=tuple(concealed),
+        winning_tile=winning_tile,
+        melds=tuple(player.melds),
+        bonus=tuple(player.bonus),
+        round_wind=state.settings.round_wind,
+        flags=flags,
+    )
+    result: ScoreResult = score_hand(hand)
+    return (result, hand) if result.valid else None
+
+
+def self_draw_flags(state: DealState, seat: str) -> WinFlags:
+    """How a self-drawn win of the player to act would be won, from what happened."""
+    return WinFlags(
+        self_drawn=True,
+        replacement=state.replacement,
+        last_tile=state.drew_last_tile,
+        heavenly=seat == "E" and state.discard_count == 0 and state.replacement is None,
+        kong_upon_kong=state.replacement == "kong" and state.kongs_this_turn >= 2,
+    )
+
+
+def discard_flags(state: DealState, discarder: str, robbing: bool) -> WinFlags:
+    """How a win on the last discard (or on a robbed kong) would be won."""
+    if robbing:
+        return WinFlags(robbing_kong=True)
+    return WinFlags(
+        last_discard=state.wall_remaining <= 0,
+        earthly=discarder == "E" and state.discard_count == 1,
+    )
+
+
+def shows_two_other_dragons(state: DealState, seat: str, dragon: Tile) -> bool:
+    """True when `seat` shows sets of both dragons other than `dragon` (liability)."""
+    shown = {meld.base_tile for meld in state.players[seat].melds if meld.kind != "chow"}
+    return all(other in shown for other in DRAGONS if other != dragon)
+
+
+@dataclass(frozen=True)
+class Winner:
+    """A seat that won, with its scored hand and who pays."""
+
+    seat: str
+    score: ScoreResult
+    hand: WinningHand
+    shooter: str | None
+
+
+def finish_with_winners(state: DealState, winners: Sequence[Winner], events: list[Event]) -> None:
+    """End the deal with these winners: settle, record the result, choose the next dealer."""
+    variant = state.variant
+    settlement: list[Payment] = []
+    for winner in winners:
+        win = Win(winner.seat, winner.score.points, winner.shooter, _liable_seat(state, winner))
+        if variant.name == "kaki3":
+            settlement += kaki3_win_payments(variant, win)
+            settlement += _kaki3_after_win_payments(state, winner.seat)
+        else:
+            settlement += hk_win_payments(variant, win)
+        events.append(
+            {"type": "win", "seat": winner.seat, "from": winner.shooter, "tile": winner.hand.winning_tile,
+             "fan": winner.score.fan, "visible_to": None}
+        )
+    for paid in settlement:
+        state.payments.append(paid)
+        events.append({"type": "payment", **paid, "visible_to": None})
+    winner_seats = [winner.seat for winner in winners]
+    if variant.winner_deals_next:
+        next_dealer = winner_seats[0]
+    else:
+        next_dealer = "E" if "E" in winner_seats else variant.next_seat("E")
+    _end(state, "win", [_winner_json(winner) for winner in winners], next_dealer, events)
+
+
+def finish_without_winner(state: DealState, events: list[Event], outcome: str) -> None:
+    """End the deal drawn (wall) or timed out. Payments already made stand."""
+    next_dealer = state.last_drawer if state.variant.winner_deals_next else "E"
+    _end(state, outcome, [], next_dealer, events)
+
+
+def _end(state: DealState, outcome: str, winners: list[dict[str, Any]], next_dealer: str, events: list[Event]) -> None:
+    state.phase = ENDED
+    state.options = {}
+    state.decisions = {}
+    state.result = {
+        "outcome": outcome,
+        "winners": winners,
+        "payments": list(state.payments),
+        "scores": net_scores(state.seats, state.payments),
+        "next_dealer": next_dealer,
+    }
+    events.append({"type": "end", "outcome": outcome, "next_dealer": next_dealer, "visible_to": None})
+
+
+def _liable_seat(state: DealState, winner: Winner) -> str | None:
+    """3 Kaki dragon liability: who threw this winner the third dragon, if anyone."""
+    if state.variant.name != "kaki3":
+        return None
+    tile = winner.hand.winning_tile
+    if (
+        winner.shooter is not None
+        and state.robbed_kong is None
+        and tile in DRAGONS
+        and shows_two_other_dragons(state, winner.seat, tile)
+    ):
+        return winner.shooter
+    return state.liable_for.get(winner.seat)
+
+
+def _kaki3_after_win_payments(state: DealState, winner: str) -> list[Payment]:
+    """Extra Fei, then the two losers square up."""
+    fei_counts = {seat: state.players[seat].fei_count() for seat in state.seats}
+    payments = extra_fei_payments(winner, fei_counts)
+    losers = [seat for seat in state.seats if seat != winner]
+    counts: dict[str, int] = {}
+    for loser in losers:
+        player = state.players[loser]
+        bonus = tuple(player.bonus)
+        counts[loser] = (
+            int(scoring_bonus_count(loser, bonus))
+            + len(complete_families(bonus))
+            + int(honour_set_fan(loser, tuple(player.melds)))
+            + 2 * fei_counts[loser]
+        )
+    return payments + square_up_payments(losers, counts)
+
+
+def _winner_json(winner: Winner) -> dict[str, Any]:
+    hand = winner.hand
+    return {
+        "seat": winner.seat,
+        "fan": winner.score.fan,
+        "limit": winner.score.limit,
+        "points": winner.score.points,
+        "patterns": [{"id": pattern.id, "fan": pattern.fan} for pattern in winner.score.patterns],
+        "hand": {
+            "concealed": sorted_tiles(hand.concealed),
+            "melds": [meld.to_json() for meld in hand.melds],
+            "bonus": list(hand.bonus),
+            "winning_tile": hand.winning_tile,
+            "self_drawn": hand.flags.self_drawn,
+            "from": winner.shooter,
+        },
+    }
+

@@ -1,0 +1,86 @@
+"""What differs between the two tables, in one place, so the deal is one engine.
+
+The deal reads a `Variant` instead of branching on the table's name: the seats, the tile
+set, how many tiles are never drawn, whether Fei and bonus tiles exist, how many players
+may win one discard, and the kong payments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.engine.errors import EngineError
+from server.engine.tiles import Tile, hk_tile_set, kaki3_tile_set
+
+HK = "hk"
+KAKI3 = "kaki3"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one table that the deal depends on."""
+
+    name: str
+    seats: tuple[str, ...]
+    tile_set: tuple[Tile, ...]
+    # Tiles at the end of the wall that are never drawn (3 Kaki keeps the last 7).
+    dead_wall: int
+    has_fei: bool
+    has_bonus_tiles: bool
+    # 3 Kaki: only the nearest claimant after the discarder wins a discard.
+    one_winner_per_discard: bool
+    # True when the winner deals next (3 Kaki); False for the Hong Kong rotation.
+    winner_deals_next: bool
+    exposed_kong_points: int = 2
+    added_kong_points: int = 1
+    concealed_kong_points: int = 2
+
+    @property
+    def player_count(self) -> int:
+        """How many seats play."""
+        return len(self.seats)
+
+    def next_seat(self, seat: str) -> str:
+        """The seat after `seat` in turn order."""
+        index = self.seats.index(seat)
+        return self.seats[(index + 1) % len(self.seats)]
+
+    def distance(self, from_seat: str, to_seat: str) -> int:
+        """How many places after `from_seat` `to_seat` sits (1 = the next player)."""
+        return (self.seats.index(to_seat) - self.seats.index(from_seat)) % len(self.seats)
+
+    def hand_size(self, seat: str) -> int:
+        """Tiles dealt to `seat`: the dealer (East) takes one more."""
+        return 14 if seat == "E" else 13
+
+
+VARIANTS: dict[str, Variant] = {
+    HK: Variant(
+        name=HK,
+        seats=("E", "S", "W", "N"),
+        tile_set=tuple(hk_tile_set()),
+        dead_wall=0,
+        has_fei=False,
+        has_bonus_tiles=False,
+        one_winner_per_discard=False,
+        winner_deals_next=False,
+    ),
+    KAKI3: Variant(
+        name=KAKI3,
+        seats=("E", "S", "W"),
+        tile_set=tuple(kaki3_tile_set()),
+        dead_wall=7,
+        has_fei=True,
+        has_bonus_tiles=True,
+        one_winner_per_discard=True,
+        winner_deals_next=True,
+    ),
+}
+
+
+def get_variant(name: str) -> Variant:
+    """The `Variant` called `name` (``"hk"`` or ``"kaki3"``); `EngineError` for others."""
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        raise EngineError(f"unknown variant {name!r}; expected one of {sorted(VARIANTS)}") from None

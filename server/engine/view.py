@@ -1,0 +1,55 @@
+"""What one seat (or a spectator) may see of a deal, as the JSON of docs/engine.md.
+
+Hidden information stays hidden: a seat sees its own concealed tiles and nothing of the
+others' hands, of the wall, or of anyone else's claim options; a spectator sees only the
+table. Concealed kongs lie on the table and show their tiles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.engine.deal import pending_seats
+from server.engine.deal_state import DealState
+from server.engine.tiles import sorted_tiles
+
+
+def view(state: DealState, seat: str | None) -> dict[str, Any]:
+    """The JSON-ready view of `state` for `seat`, or for a spectator when `seat` is None."""
+    if seat is not None and seat not in state.seats:
+        raise ValueError(f"seat {seat!r} does not play at this table")
+    last = state.last_discard
+    players = {}
+    for name, player in state.players.items():
+        players[name] = {
+            "hand_count": len(player.hand),
+            "melds": [meld.to_json() for meld in player.melds],
+            "discards": list(player.discards),
+            "bonus": list(player.bonus),
+            "drawn": player.drawn is not None,
+        }
+    shown: dict[str, Any] = {
+        "variant": state.variant.name,
+        "seats": list(state.seats),
+        "me": seat,
+        "round_wind": state.settings.round_wind,
+        "dealer": "E",
+        "phase": state.phase,
+        "turn": state.turn,
+        "wall_remaining": max(state.wall_remaining, 0),
+        "last_discard": {"seat": last[0], "tile": last[1]} if last is not None else None,
+        "pending": pending_seats(state),
+        "players": players,
+        "scores": state.net_scores(),
+        "payments": [dict(paid) for paid in state.payments],
+        "result": state.result,
+    }
+    if seat is not None:
+        player = state.players[seat]
+        hand = list(player.hand)
+        if player.drawn is not None:
+            hand.remove(player.drawn)
+        shown["hand"] = sorted_tiles(hand)
+        shown["drawn_tile"] = player.drawn
+        shown["forbidden"] = list(state.forbidden) if state.turn == seat and state.phase == "discard" else []
+    return shown
