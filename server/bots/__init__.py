@@ -1,31 +1,45 @@
 """Bots: choose an action for a seat from what that seat may see.
 
 `choose_action(view, legal, level)` is the whole interface used by rooms and `simulate`.
-This first version is a placeholder policy (win if possible, else pass claims, else throw
-the drawn tile); the bots issue replaces it with real play behind the same signature.
+It reads nothing but the seat's own `view` (docs/engine.md) and its `legal` actions, so a
+bot covering a timed-out player knows exactly what that player's client knew.
+
+Levels:
+- ``"baseline"``: tile efficiency only (fewest steps to ready, then most useful tiles).
+- ``"full"``: aims at hands that can win, weighing efficiency against the fan the hand
+  can reach (see `plans.py`), defends against plain dangers (`safety.py`) and, in
+  3 Kaki, sinks Fei when that pays. See docs/bots.md.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from server.bots.claiming import decide_claim
+from server.bots.own_turn import decide_turn
+from server.bots.seat_view import read_view
 from server.engine.actions import Action
 
 LEVELS = ("baseline", "full")
 
 
 def choose_action(view: dict[str, Any], legal: list[Action], level: str = "full") -> Action:
-    """Pick one of `legal` for the seat whose `view` this is."""
+    """Pick one of `legal` for the seat whose `view` this is.
+
+    Raises `ValueError` for an empty `legal` or an unknown level. Always returns an
+    element of `legal` itself, so the caller can apply it unchanged.
+    """
     if not legal:
         raise ValueError("no legal action to choose from")
-    by_type = {action.type: action for action in legal}
-    if "win" in by_type:
-        return by_type["win"]
-    if "pass" in by_type:
-        return by_type["pass"]
-    discards = [action for action in legal if action.type == "discard"]
-    drawn = view.get("drawn_tile")
-    for action in discards:
-        if action.tile == drawn:
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; expected one of {LEVELS}")
+    for action in legal:
+        if action.type == "win":
+            # A legal win already meets the table's fan minimum: always take it.
             return action
-    return discards[0] if discards else legal[0]
+    seat_view = read_view(view)
+    if any(action.type == "pass" for action in legal):
+        choice = decide_claim(seat_view, legal, level)
+    else:
+        choice = decide_turn(seat_view, legal, level)
+    return choice if choice in legal else legal[0]

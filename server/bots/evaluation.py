@@ -1,0 +1,121 @@
+"""How good a hand is to hold while waiting to draw: one number per hand, higher is better.
+
+The unit is roughly "one step to ready". The baseline bot uses efficiency alone: fewer
+steps first, more useful unseen tiles second. The full bot reads the hand as plans
+(see `plans.py`) and charges each plan for the fan it would lack, so a hand that is quick
+to make but cannot win loses to a slower one that can. A ready hand is checked exactly:
+each waiting tile is scored by the engine, and only the winning ones count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from server.bots.efficiency import hand_shanten, useful_tiles
+from server.bots.plans import hand_plans
+from server.bots.seat_view import SeatView
+from server.engine.errors import EngineError
+from server.engine.melds import Meld
+from server.engine.scoring import score_hand
+from server.engine.scoring.types import WinFlags, WinningHand
+from server.engine.tiles import Tile
+
+# Each fan a plan lacks costs this many steps: a missing fan is harder than a missing tile.
+SHORTFALL_COST = 1.6
+# A little preference for plans that score more (they also pay more).
+FAN_WEIGHT = 0.04
+# Useful unseen tiles break ties between hands the same number of steps from ready.
+USEFUL_WEIGHT = 0.01
+# A ready hand none of whose waits can win is treated as this far from ready.
+DEAD_READY_STEPS = 1.5
+
+
+@dataclass(frozen=True)
+class HandValue:
+    """A hand's worth: `value` to compare, plus why (steps, useful tiles, best plan)."""
+
+    value: float
+    steps: int
+    useful: int
+    plan: str
+    fan: float
+
+
+@lru_cache(maxsize=50_000)
+def _win_fan(hand: WinningHand) -> int:
+    """Fan of a winning hand if it meets the minimum, else 0."""
+    try:
+        result = score_hand(hand)
+    except EngineError:
+        return 0
+    return result.fan if result.valid else 0
+
+
+def winning_waits(
+    tiles: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    bonus: tuple[Tile, ...],
+    waits: list[Tile],
+    view: SeatView,
+) -> tuple[int, float]:
+    """For a ready hand: unseen copies of the waits that win, and their best fan.
+
+    A wait that wins only by self-draw (Hong Kong's self-draw fan) counts a third.
+    """
+    copies = 0.0
+    best_fan = 0.0
+    for wait in waits:
+        unseen = view.unseen_count(wait)
+        if unseen <= 0:
+            continue
+        for self_drawn, weight in ((False, 1.0), (True, 1.0 / 3)):
+            hand = WinningHand(
+                variant=view.variant,
+                seat_wind=view.me,
+                concealed=(*tiles, wait),
+                winning_tile=wait,
+                melds=melds,
+                bonus=bonus,
+                round_wind=view.round_seat,
+                flags=WinFlags(self_drawn=self_drawn),
+            )
+            fan = _win_fan(hand)
+            if fan:
+                copies += unseen * weight
+                best_fan = max(best_fan, fan)
+                break
+    return round(copies), best_fan
+
+
+def evaluate_hand(
+    tiles: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    bonus: tuple[Tile, ...],
+    view: SeatView,
+    level: str,
+) -> HandValue:
+    """Worth of holding `tiles` (3n+1 concealed tiles) with these shown sets and bonus tiles."""
+    variant = view.variant
+    steps = hand_shanten(tiles, variant)
+    useful, kinds = useful_tiles(tiles, variant, view.unseen, steps)
+    if level == "baseline":
+        return HandValue(-steps + USEFUL_WEIGHT * useful, steps, useful, "efficiency", 0.0)
+    if steps == 0:
+        winners, fan = winning_waits(tiles, melds, bonus, kinds, view)
+        if winners:
+            return HandValue(
+                FAN_WEIGHT * fan + 2 * USEFUL_WEIGHT * winners, 0, winners, "ready", fan
+            )
+    best: HandValue | None = None
+    for plan in hand_plans(tiles, melds, bonus, steps, view):
+        plan_steps = max(plan.steps, steps)
+        # Ready, but no wait wins: it must change shape or gain fan first.
+        dead_ready = steps == 0 and plan_steps == 0
+        plan_steps_value = DEAD_READY_STEPS if dead_ready else float(plan_steps)
+        shortfall = max(0.0, view.min_fan - plan.fan)
+        value = -plan_steps_value - SHORTFALL_COST * shortfall + FAN_WEIGHT * min(plan.fan, 10)
+        if best is None or value > best.value:
+            best = HandValue(value, plan_steps, useful, plan.name, plan.fan)
+    assert best is not None
+    return HandValue(best.value + USEFUL_WEIGHT * useful, best.steps, useful, best.plan, best.fan)

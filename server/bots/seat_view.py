@@ -1,0 +1,148 @@
+"""What one seat knows, read out of the `view` JSON (docs/engine.md) into a handy form.
+
+The bot decides from this and nothing else, so it can never lean on hidden state: every
+field below comes from the seat's own view, the same object a player's client receives.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from server.engine.melds import Meld
+from server.engine.tiles import FEI, WIND_OF_SEAT, Tile, is_bonus
+
+MIN_FAN_OF_VARIANT = {"hk": 3, "kaki3": 5}
+
+
+@dataclass(frozen=True)
+class OpponentView:
+    """The public part of another seat: its shown sets, discards and bonus tiles."""
+
+    seat: str
+    melds: tuple[Meld, ...]
+    discards: tuple[Tile, ...]
+    bonus: tuple[Tile, ...]
+    hand_count: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's knowledge of the table at a decision.
+
+    `concealed` is the whole concealed hand, the freshly drawn tile included. `unseen`
+    counts, for each tile kind, the copies this seat has not seen anywhere (not in its own
+    hand, not discarded, not in a shown set, not laid aside as a bonus tile): the copies
+    that may still be drawn or thrown.
+    """
+
+    variant: str
+    me: str
+    seats: tuple[str, ...]
+    dealer: str
+    seat_wind: Tile
+    round_wind: Tile
+    round_seat: str
+    phase: str
+    turn: str
+    concealed: tuple[Tile, ...]
+    drawn_tile: Tile | None
+    melds: tuple[Meld, ...]
+    bonus: tuple[Tile, ...]
+    forbidden: frozenset[Tile]
+    wall_remaining: int
+    last_discard: tuple[str, Tile] | None
+    opponents: tuple[OpponentView, ...]
+    unseen: dict[Tile, int]
+
+    @property
+    def min_fan(self) -> int:
+        """The table's fan minimum: 3 in Hong Kong, 5 in 3 Kaki."""
+        return MIN_FAN_OF_VARIANT[self.variant]
+
+    def unseen_count(self, tile: Tile) -> int:
+        """Copies of `tile` this seat has not seen (0 for a kind that is all out)."""
+        return self.unseen.get(tile, 0)
+
+
+def meld_from_json(obj: dict[str, Any]) -> Meld:
+    """A shown set as the view writes it, back into a `Meld`."""
+    return Meld(
+        kind=obj["kind"],
+        tiles=tuple(obj["tiles"]),
+        concealed=bool(obj.get("concealed", False)),
+        fei_as=obj.get("fei_as"),
+        claimed_from=obj.get("from"),
+        claimed_tile=obj.get("claimed"),
+    )
+
+
+def _seen_tiles(view: dict[str, Any], concealed: tuple[Tile, ...]) -> Counter[Tile]:
+    """Every tile this seat can see: its hand, all discards, shown sets and bonus tiles."""
+    seen: Counter[Tile] = Counter(concealed)
+    for public in view["players"].values():
+        seen.update(public.get("discards", ()))
+        for meld in public.get("melds", ()):
+            seen.update(meld["tiles"])
+        # Sunk Fei are laid among the bonus tiles as "j"; they are gone from play too.
+        seen.update(tile for tile in public.get("bonus", ()) if tile == FEI)
+    # A discard claimed into a set is shown in the set; the view lists it there only once
+    # if the engine removed it from the discards, twice otherwise. Either way no count can
+    # go below zero in `unseen`, so over-counting a claimed tile costs nothing worse than
+    # calling it one copy scarcer.
+    return seen
+
+
+def _unseen_counts(variant: str, seen: Counter[Tile]) -> dict[Tile, int]:
+    suits = ("m", "p", "s") if variant == "hk" else ("p",)
+    kinds = [f"{r}{s}" for s in suits for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
+    unseen = {kind: max(0, 4 - seen[kind]) for kind in kinds}
+    if variant == "kaki3":
+        unseen[FEI] = max(0, 4 - seen[FEI])
+    return unseen
+
+
+def read_view(view: dict[str, Any]) -> SeatView:
+    """Read a seat's `view` into a `SeatView`. Raises `ValueError` for a spectator's view."""
+    me = view.get("me")
+    if me is None:
+        raise ValueError("a bot needs a seat's view, not a spectator's")
+    drawn = view.get("drawn_tile")
+    hand = list(view.get("hand") or ())
+    concealed = tuple(hand + ([drawn] if drawn else []))
+    players = view["players"]
+    melds = tuple(meld_from_json(m) for m in players[me].get("melds", ()))
+    opponents = tuple(
+        OpponentView(
+            seat=seat,
+            melds=tuple(meld_from_json(m) for m in public.get("melds", ())),
+            discards=tuple(public.get("discards", ())),
+            bonus=tuple(public.get("bonus", ())),
+            hand_count=int(public.get("hand_count", 0)),
+        )
+        for seat, public in players.items()
+        if seat != me
+    )
+    last = view.get("last_discard")
+    seen = _seen_tiles(view, concealed)
+    return SeatView(
+        variant=view["variant"],
+        me=me,
+        seats=tuple(view["seats"]),
+        dealer=view.get("dealer", "E"),
+        seat_wind=WIND_OF_SEAT[me],
+        round_wind=WIND_OF_SEAT[view.get("round_wind", "E")],
+        round_seat=view.get("round_wind", "E"),
+        phase=view.get("phase", "discard"),
+        turn=view.get("turn", me),
+        concealed=tuple(tile for tile in concealed if not is_bonus(tile)),
+        drawn_tile=drawn,
+        melds=melds,
+        bonus=tuple(players[me].get("bonus", ())),
+        forbidden=frozenset(view.get("forbidden") or ()),
+        wall_remaining=int(view.get("wall_remaining", 0)),
+        last_discard=(last["seat"], last["tile"]) if last else None,
+        opponents=opponents,
+        unseen=_unseen_counts(view["variant"], seen),
+    )
