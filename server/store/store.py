@@ -36,6 +36,7 @@ from server.store.schema import deal_actions, deal_players, deals, room_players,
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./mahjong-hall.sqlite3"
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
+DEAL_OUTCOMES = ("win", "draw", "timeout")
 BIGINT_RANGE = range(-(2**63), 2**63)
 
 
@@ -256,6 +257,12 @@ class Store:
         running scores. Writes the outcome columns, one `deal_players` row per seated
         player, and the new running scores; or nothing at all if any part fails.
         """
+        if result.get("outcome") not in DEAL_OUTCOMES:
+            raise ValueError(
+                f"result outcome must be one of {DEAL_OUTCOMES}, not {result.get('outcome')!r}"
+            )
+        if not isinstance(result.get("scores", {}), dict):
+            raise ValueError("result scores must map seats to points")
         async with self._writing() as conn:
             deal = (
                 await conn.execute(
