@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Body, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -109,9 +109,7 @@ async def join_room(request: Request, room_id: str, body: JoinRoom) -> dict[str,
 
 
 @router.post("/api/rooms/{room_id}/bots")
-async def add_bots(
-    request: Request, room_id: str, _body: dict[str, Any] | None = Body(default=None)
-) -> dict[str, Any]:
+async def add_bots(request: Request, room_id: str) -> dict[str, Any]:
     """Fill every empty seat with a bot (the first deal then starts)."""
     manager = manager_of(request)
     _room_or_404(manager, room_id)

@@ -301,8 +301,8 @@ class RoomActor:
             self.room_id,
             self.table_settings.idle_close_seconds,
         )
-        self.status = "closed"
         await self.store.set_room_status(self.room_id, "closed")
+        self.status = "closed"
         self._close_connections(CLOSE_ROOM_CLOSED, "room closed")
 
     def _close_connections(self, code: int, reason: str) -> None:

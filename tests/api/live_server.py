@@ -1,0 +1,198 @@
+"""A real uvicorn server on a free port in a background thread, and scripted table clients.
+
+Shared by the API tests (and the rooms tests that go through the app). The server runs its
+own event loop in its thread; tests talk to it over real HTTP and real WebSockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from server.app import WS_MAX_SIZE, create_app
+from server.rooms.clock import Clock
+from server.rooms.settings import TableSettings
+from server.store import apply_migrations
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class LiveServer:
+    """`create_app` served by uvicorn in a thread, on a migrated SQLite file."""
+
+    def __init__(
+        self,
+        database_path: Path,
+        *,
+        clock: Clock | None = None,
+        table_settings: TableSettings | None = None,
+    ) -> None:
+        self.database_url = f"sqlite+aiosqlite:///{database_path}"
+        apply_migrations(self.database_url)
+        self.port = free_port()
+        self.app = create_app(
+            self.database_url,
+            clock=clock,
+            table_settings=table_settings or TableSettings(bot_delay=0, next_deal_seconds=3600),
+        )
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws_max_size=WS_MAX_SIZE,
+            ws_ping_interval=10,
+            ws_ping_timeout=10,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def http_url(self) -> str:
+        """The server's base HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, room_id: str, token: str | None = None) -> str:
+        """The table socket address, for a player (`token`) or a spectator."""
+        base = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
+        return f"{base}?token={token}" if token else base
+
+    def start(self) -> LiveServer:
+        """Start serving and wait until the port answers."""
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        """Shut down and wait for the thread."""
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+    def run_in_server(self, coroutine: Any) -> Any:
+        """Run a coroutine on the server's event loop (e.g. to read an actor's state)."""
+        loop = self.app.state.rooms.rooms and next(iter(self.app.state.rooms.rooms.values()))._task.get_loop()
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
+
+
+async def create_room(client: httpx.AsyncClient, variant: str, **fields: Any) -> str:
+    """POST /api/rooms; returns the room id."""
+    answer = await client.post("/api/rooms", json={"variant": variant, **fields})
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["room_id"])
+
+
+async def join(client: httpx.AsyncClient, room_id: str, name: str) -> dict[str, Any]:
+    """POST /api/rooms/{id}/join; returns seat, token, player_index."""
+    answer = await client.post(f"/api/rooms/{room_id}/join", json={"name": name})
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def quick_choice(legal: list[dict[str, Any]], drawn_tile: str | None) -> dict[str, Any]:
+    """A fast scripted policy (the real bots take tens of ms a decision): win, else pass a
+    claim, else throw the drawn tile, else the first legal discard."""
+    by_type: dict[str, dict[str, Any]] = {}
+    for action in legal:
+        by_type.setdefault(action["type"], action)
+    for kind in ("win", "pass"):
+        if kind in by_type:
+            return by_type[kind]
+    discards = [action for action in legal if action["type"] == "discard"]
+    for action in discards:
+        if action.get("tile") == drawn_tile:
+            return action
+    return discards[0] if discards else legal[0]
+
+
+def decision_key(state: dict[str, Any]) -> tuple[Any, ...]:
+    """What identifies one decision of a seat, so a client answers it once."""
+    return (
+        state.get("phase"),
+        state.get("turn"),
+        json.dumps(state.get("last_discard")),
+        state.get("wall_remaining"),
+        json.dumps(state.get("hand")),
+        state.get("drawn_tile"),
+    )
+
+
+class TableClient:
+    """One WebSocket client that records every message and (optionally) plays its seat with a bot."""
+
+    def __init__(self, socket_: ClientConnection, name: str) -> None:
+        self.socket = socket_
+        self.name = name
+        self.messages: list[dict[str, Any]] = []
+        self.states: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self._answered: tuple[Any, ...] | None = None
+        self.actions_sent = 0
+
+    @classmethod
+    async def open(cls, url: str, name: str = "") -> TableClient:
+        """Connect to a table socket."""
+        return cls(await connect(url, max_size=None), name)
+
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message (recorded)."""
+        message = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.states.append(message)
+        elif message["type"] == "result":
+            self.results.append(message)
+        elif message["type"] == "error":
+            self.errors.append(message)
+        return dict(message)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message."""
+        await self.socket.send(json.dumps(message))
+
+    async def act_if_due(self, state: dict[str, Any]) -> bool:
+        """Answer `state` with the bot's choice, once per decision. Returns whether it acted."""
+        legal = state.get("legal") or []
+        if not legal:
+            return False
+        key = decision_key(state)
+        if key == self._answered:
+            return False
+        self._answered = key
+        wire = quick_choice(legal, state.get("drawn_tile"))
+        await self.send({"type": "action", "action": wire, "id": self.actions_sent})
+        self.actions_sent += 1
+        return True
+
+    async def play_until_result(self, timeout: float = 60) -> dict[str, Any]:
+        """Play the seat with a bot until a `result` arrives; returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = await self.receive(timeout=max(0.1, deadline - time.monotonic()))
+            if message["type"] == "result":
+                return message
+            if message["type"] == "state":
+                await self.act_if_due(message)
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.socket.close()

@@ -1,0 +1,87 @@
+"""Fixtures for the room actor tests: a real SQLite store, a hand-driven clock, recording links."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.rooms.clock import ManualClock
+from server.rooms.manager import RoomManager
+from server.rooms.settings import TableSettings
+from server.store import Store, apply_migrations, open_store
+
+
+class RecordingConnection:
+    """Stands in for a WebSocket (the network is not ours): keeps what the room pushed to it."""
+
+    def __init__(self, player_index: int | None) -> None:
+        self.player_index = player_index
+        self.sent: list[dict[str, Any]] = []
+        self.closed_with: tuple[int, str] | None = None
+
+    def push(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed_with = (code, reason)
+
+    @property
+    def states(self) -> list[dict[str, Any]]:
+        return [message for message in self.sent if message["type"] == "state"]
+
+    @property
+    def last_state(self) -> dict[str, Any]:
+        return self.states[-1]
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.sqlite3'}"
+    apply_migrations(url)
+    return url
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[Store]:
+    opened = await open_store(database_url)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+async def manager(store: Store, clock: ManualClock) -> AsyncIterator[RoomManager]:
+    rooms = RoomManager(store, clock, TableSettings(bot_delay=0, next_deal_seconds=5, bot_level="baseline"))
+    yield rooms
+    await rooms.shutdown()
+
+
+async def until(condition: Any, timeout: float = 10.0) -> None:
+    """Wait (in real time) until `condition()` holds; the actor's store writes run in threads."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.002)
+
+
+async def quiet(actor: Any, seconds: float = 0.05) -> None:
+    """Wait until the actor's queue has stayed empty for a little while (nothing left to do now)."""
+    loop = asyncio.get_running_loop()
+    calm_since = loop.time()
+    seen = actor.seq
+    while loop.time() - calm_since < seconds:
+        await asyncio.sleep(0.005)
+        if not actor.queue.empty() or actor.seq != seen:
+            seen = actor.seq
+            calm_since = loop.time()
