@@ -1,0 +1,164 @@
+"""The dashboard's HTTP routes: the ``/dashboard`` page and its ``/api/dashboard`` API.
+
+| route | answer |
+|---|---|
+| ``GET /dashboard`` | the page (``web/dashboard.html``) |
+| ``GET /dashboard/assets/{file}`` | its script and style sheet |
+| ``GET /api/dashboard/deals`` | recent finished deals: filters, ``limit``, ``offset`` |
+| ``GET /api/dashboard/deals/{deal_id}`` | one deal: breakdown and its logged actions |
+| ``GET /api/dashboard/standings`` | points, wins, self-draws, dealt in, average fan |
+| ``GET /api/dashboard/charts`` | winning fan, outcomes, patterns, durations |
+| ``GET /api/dashboard/operations`` | live tables, bot cover per player, deal-limit endings |
+
+Filters on every list: ``variant``, ``room``, ``player``, ``outcome``, ``since``, ``until``
+(ISO dates; ``until`` is inclusive of its day).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from server.dashboard import charts as chart_queries
+from server.dashboard import deals as deal_queries
+from server.dashboard import operations as operation_queries
+from server.dashboard.access import AccessDenied, require_admin
+from server.dashboard.filters import DealFilters, FilterError
+from server.dashboard.standings import standings as standings_query
+
+
+def web_directory() -> Path:
+    """Where the page lives: ``MAHJONG_WEB_DIR``, else ``web/`` beside the package, as for
+    the rest of the browser client."""
+    configured = os.environ.get("MAHJONG_WEB_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "web"
+
+
+ASSETS = {
+    "dashboard.js": "text/javascript; charset=utf-8",
+    "dashboard-charts.js": "text/javascript; charset=utf-8",
+    "dashboard.css": "text/css; charset=utf-8",
+}
+
+router = APIRouter(tags=["dashboard"])
+api = APIRouter(prefix="/api/dashboard", dependencies=[Depends(require_admin)])
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Turn the dashboard's exceptions into the project's JSON error shape."""
+
+    async def denied(_request: Request, _error_raised: Exception) -> Response:
+        response = _error(401, "unauthorized", "this dashboard needs the admin token")
+        response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    async def bad_filter(_request: Request, error: Exception) -> Response:
+        return _error(422, "validation_error", str(error))
+
+    app.add_exception_handler(AccessDenied, denied)
+    app.add_exception_handler(FilterError, bad_filter)
+
+
+def _store(request: Request) -> Any:
+    store = getattr(request.app.state, "store", None)
+    if store is None:
+        raise RuntimeError("the app has no store (app.state.store)")
+    return store
+
+
+def _filters(
+    variant: str | None = None,
+    room: str | None = None,
+    player: str | None = None,
+    outcome: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> DealFilters:
+    return DealFilters.from_query(variant, room, player, outcome, since, until)
+
+
+Filters = Annotated[DealFilters, Depends(_filters)]
+
+
+@router.get("/dashboard", include_in_schema=False)
+async def dashboard_page() -> Response:
+    """The dashboard page: a shell that fetches everything from the API below."""
+    page = web_directory() / "dashboard.html"
+    if not page.is_file():
+        return _error(404, "not_found", "web/dashboard.html is missing")
+    return FileResponse(page, media_type="text/html; charset=utf-8")
+
+
+@router.get("/dashboard/assets/{name}", include_in_schema=False)
+async def dashboard_asset(name: str) -> Response:
+    """The page's own script and style sheet (a fixed list: no path is taken from the URL)."""
+    if name not in ASSETS or not (web_directory() / name).is_file():
+        return _error(404, "not_found", f"no dashboard asset {name!r}")
+    return FileResponse(web_directory() / name, media_type=ASSETS[name])
+
+
+@api.get("/deals")
+async def list_deals(
+    request: Request,
+    filters: Filters,
+    limit: int = Query(50, ge=1, le=deal_queries.MAX_PAGE),
+    offset: int = Query(0, ge=0, le=1_000_000),
+) -> dict[str, Any]:
+    """Recent finished deals, newest first."""
+    async with _store(request).engine.connect() as conn:
+        return await deal_queries.recent_deals(conn, filters, limit, offset)
+
+
+@api.get("/deals/{deal_id}")
+async def show_deal(request: Request, deal_id: int) -> Response:
+    """One deal's full breakdown and its replay of actions."""
+    async with _store(request).engine.connect() as conn:
+        deal = await deal_queries.deal_breakdown(conn, deal_id)
+    if deal is None:
+        return _error(404, "deal_not_found", f"no deal {deal_id}")
+    return JSONResponse(deal)
+
+
+@api.get("/standings")
+async def show_standings(
+    request: Request,
+    filters: Filters,
+    include_bots: bool = False,
+    limit: int = Query(100, ge=1, le=500),
+) -> dict[str, Any]:
+    """Points per player across rooms and games."""
+    async with _store(request).engine.connect() as conn:
+        return await standings_query(conn, filters, include_bots, limit)
+
+
+@api.get("/charts")
+async def show_charts(request: Request, filters: Filters) -> dict[str, Any]:
+    """The figures behind the four charts."""
+    async with _store(request).engine.connect() as conn:
+        return await chart_queries.charts(conn, filters)
+
+
+@api.get("/operations")
+async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
+    """Live tables and players, bot cover per player, deals ended by the time limit."""
+    # create_app keeps the room manager in app.state.rooms.
+    manager = getattr(request.app.state, "rooms", None)
+    async with _store(request).engine.connect() as conn:
+        cover = await operation_queries.bot_cover(conn, filters)
+        limited = await operation_queries.deal_limit_endings(conn, filters)
+    return {
+        "live": operation_queries.live_tables(manager),
+        "bot_cover": cover,
+        "deal_limit": limited,
+    }
+
+
+router.include_router(api)

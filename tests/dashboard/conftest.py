@@ -1,0 +1,91 @@
+"""Fixtures for the dashboard tests: one throwaway Postgres database per run, migrated and
+filled with the hand-made history, and an HTTP client on the real app."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+
+from server.app import create_app
+from server.rooms.clock import SystemClock
+from server.rooms.manager import RoomManager
+from server.rooms.settings import TableSettings
+from server.store import Store, apply_migrations, open_store
+from tests.dashboard.history import load_history, write_history
+from tests.pg import drop_database, postgres_url_or_skip
+
+
+def _in_thread(work: object) -> object:
+    """Run a coroutine factory on its own loop in a thread (fixtures here are sync)."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(work())  # type: ignore[operator]
+        except BaseException as error:
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]
+
+
+@pytest.fixture(scope="session")
+def history_database() -> Iterator[tuple[str, dict[str, int]]]:
+    """(database URL, deal ids by key) of a Postgres database holding the history."""
+    url = postgres_url_or_skip()
+    apply_migrations(url)
+
+    async def fill() -> dict[str, int]:
+        store = await open_store(url)
+        try:
+            return await write_history(store, load_history())
+        finally:
+            await store.close()
+
+    deal_ids = _in_thread(fill)
+    yield url, deal_ids  # type: ignore[misc]
+    drop_database(url)
+
+
+@pytest.fixture
+def deal_ids(history_database: tuple[str, dict[str, int]]) -> dict[str, int]:
+    """The history's deal ids by their key (d1..d5)."""
+    return history_database[1]
+
+
+@pytest.fixture
+async def history_store(history_database: tuple[str, dict[str, int]]) -> AsyncIterator[Store]:
+    """A store open on the history database."""
+    store = await open_store(history_database[0])
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def dashboard(
+    history_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client on the real app, reading the history, with no admin token set."""
+    monkeypatch.delenv("MAHJONG_ADMIN_TOKEN", raising=False)
+    app = create_app(store=history_store)
+    if not any(getattr(route, "path", "") == "/dashboard" for route in app.routes):
+        # Until create_app includes the dashboard itself.
+        from server.dashboard import install_error_handlers, router
+
+        install_error_handlers(app)
+        app.include_router(router)
+    # The ASGI transport does not run the lifespan, so the store and an idle room manager
+    # (no open rooms: the history's rooms are all finished) are set here.
+    app.state.store = history_store
+    app.state.rooms = RoomManager(history_store, SystemClock(), TableSettings())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hall.test") as client:
+        yield client

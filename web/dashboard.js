@@ -1,0 +1,273 @@
+// The results dashboard: filters, recent deals with their breakdown and replay,
+// standings, charts and operations, all read from /api/dashboard/...
+// Names come from players, so every value is put on the page with textContent.
+
+import { barList, columnChart } from "/dashboard/assets/dashboard-charts.js";
+
+const TOKEN_KEY = "mahjong-hall-admin-token";
+const PAGE_SIZE = 25;
+const VARIANT_NAMES = { hk: "Hong Kong", kaki3: "3 Kaki" };
+
+const state = { tab: "deals", offset: 0, selectedDeal: null };
+
+// ---------------------------------------------------------------- small helpers
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function cell(text, className = null) {
+  return element("td", { class: className, text: text === null || text === undefined ? "–" : String(text) });
+}
+
+function when(iso) {
+  if (!iso) return "–";
+  const moment = new Date(iso);
+  return moment.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+}
+
+function minutes(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function setStatus(text, isError = false) {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.classList.toggle("error", isError);
+}
+
+// ---------------------------------------------------------------- access token
+
+function takeTokenFromUrl() {
+  // ?token=... in the page's own address is stored, then removed from the address bar
+  // so it does not linger in the history or get copied with the link.
+  const url = new URL(window.location.href);
+  const token = url.searchParams.get("token");
+  if (token) {
+    localStorage.setItem(TOKEN_KEY, token);
+    url.searchParams.delete("token");
+    window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+  }
+}
+
+class NeedsToken extends Error {}
+
+async function api(path, params = {}) {
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== "" && value !== null && value !== undefined) url.searchParams.set(name, value);
+  }
+  const headers = { Accept: "application/json" };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, { headers });
+  if (response.status === 401) throw new NeedsToken();
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body?.error?.message || `HTTP ${response.status}`);
+  return body;
+}
+
+function askForToken(rejected) {
+  const form = document.getElementById("token-form");
+  form.hidden = false;
+  document.getElementById("token-error").hidden = !rejected;
+  document.getElementById("token-input").focus();
+  setStatus("The dashboard is locked.");
+}
+
+// ---------------------------------------------------------------- filters
+
+function filters() {
+  const form = document.getElementById("filters");
+  const values = Object.fromEntries(new FormData(form).entries());
+  for (const name of Object.keys(values)) values[name] = String(values[name]).trim();
+  return values;
+}
+
+// ---------------------------------------------------------------- deals
+
+async function showDeals() {
+  const page = await api("/api/dashboard/deals", { ...filters(), limit: PAGE_SIZE, offset: state.offset });
+  const body = document.querySelector('[data-testid="deals-table"] tbody');
+  body.replaceChildren(
+    ...page.deals.map((deal) => {
+      const winner = deal.winners.map((w) => w.name || w.seat).join(", ");
+      const row = element(
+        "tr",
+        { class: "clickable", "data-testid": "deal-row", "data-deal-id": String(deal.deal_id), tabindex: "0" },
+        cell(when(deal.ended_at)),
+        cell(VARIANT_NAMES[deal.variant] || deal.variant),
+        cell(deal.room_id),
+        cell(deal.outcome, `outcome outcome-${deal.outcome}`),
+        cell(winner || "–"),
+        cell(deal.fan, "number"),
+        cell(minutes(deal.duration_seconds), "number"),
+      );
+      const open = () => showDeal(deal.deal_id).catch(report);
+      row.addEventListener("click", open);
+      row.addEventListener("keydown", (event) => { if (event.key === "Enter") open(); });
+      return row;
+    }),
+  );
+  if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "7", class: "muted", text: "No finished deals match." })));
+  document.getElementById("newer").disabled = state.offset === 0;
+  document.getElementById("older").disabled = !page.has_more;
+}
+
+async function showDeal(dealId) {
+  const deal = await api(`/api/dashboard/deals/${encodeURIComponent(dealId)}`);
+  state.selectedDeal = dealId;
+  for (const row of document.querySelectorAll('[data-testid="deal-row"]')) {
+    row.classList.toggle("selected", row.dataset.dealId === String(dealId));
+  }
+  const detail = document.getElementById("deal-detail");
+  const players = element("table", { class: "grid" },
+    element("thead", {}, element("tr", {}, element("th", { text: "Seat" }), element("th", { text: "Player" }), element("th", { class: "number", text: "Net" }))),
+    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(p.seat), cell(p.is_bot ? `${p.name} (bot)` : p.name), cell(p.net_points, "number")))),
+  );
+  const winners = deal.winners.length
+    ? deal.winners.map((w) => element("div", { "data-testid": "deal-winner" },
+        element("strong", { text: `${w.name || w.seat} (${w.seat}) · ${w.fan} fan${w.limit ? " · limit" : ""} · ${w.points} points` }),
+        element("ul", {}, (w.patterns || []).map((p) => element("li", { "data-testid": "deal-pattern", text: `${p.id}: ${p.fan} fan` }))),
+      ))
+    : [element("p", { class: "muted", text: deal.outcome === "timeout" ? "Ended by the deal time limit: no winner." : "Drawn: no winner." })];
+  const payments = element("table", { class: "grid", "data-testid": "deal-payments" },
+    element("thead", {}, element("tr", {}, ["From", "To", "Points", "Why"].map((h) => element("th", { text: h })))),
+    element("tbody", {}, deal.payments.map((p) => element("tr", {},
+      cell(`${p.from_name || ""} (${p.from})`), cell(`${p.to_name || ""} (${p.to})`), cell(p.points, "number"), cell(p.reason)))),
+  );
+  const actions = element("ol", { class: "actions-log", "data-testid": "deal-actions" },
+    deal.actions.map((a) => {
+      const { type, ...rest } = a.action;
+      const detailText = Object.values(rest).filter((v) => typeof v === "string").join(" ");
+      const who = a.seat ? `${a.player || a.seat} (${a.seat})` : "table";
+      const bot = a.by_bot ? ` · bot: ${a.bot_reason}` : "";
+      return element("li", { class: a.by_bot ? "bot" : null, text: `${who}: ${type} ${detailText}${bot}` });
+    }),
+  );
+  detail.replaceChildren(
+    element("h2", { text: `Deal ${deal.deal_id} · ${VARIANT_NAMES[deal.variant] || deal.variant}` }),
+    element("dl", {},
+      element("dt", { text: "Room" }), element("dd", { text: `${deal.room_id} · game ${deal.game_no}, deal ${deal.deal_no}` }),
+      element("dt", { text: "Played" }), element("dd", { text: `${when(deal.started_at)} – ${when(deal.ended_at)} (${minutes(deal.duration_seconds)})` }),
+      element("dt", { text: "Outcome" }), element("dd", { class: `outcome outcome-${deal.outcome}`, text: deal.outcome || "in progress" }),
+      element("dt", { text: "Seed" }), element("dd", { text: String(deal.seed) }),
+    ),
+    element("h3", { text: "Winners" }), winners,
+    element("h3", { text: "Players" }), players,
+    element("h3", { text: "Payments" }), payments,
+    element("h3", { text: `Actions (${deal.actions.length})` }), actions,
+  );
+}
+
+// ---------------------------------------------------------------- standings
+
+async function showStandings() {
+  const includeBots = document.getElementById("include-bots").checked;
+  const table = await api("/api/dashboard/standings", { ...filters(), include_bots: includeBots ? "true" : "" });
+  const body = document.querySelector('[data-testid="standings-table"] tbody');
+  body.replaceChildren(...table.players.map((p) => element("tr", { "data-testid": "standing-row" },
+    cell(p.is_bot ? `${p.name} (bot)` : p.name), cell(p.points, "number"), cell(p.deals, "number"),
+    cell(p.wins, "number"), cell(p.self_draws, "number"), cell(p.dealt_in, "number"),
+    cell(p.average_winning_fan, "number"), cell(p.rooms, "number"))));
+  if (!table.players.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: "No players match." })));
+}
+
+// ---------------------------------------------------------------- charts
+
+async function showCharts() {
+  const charts = await api("/api/dashboard/charts", filters());
+  const chart = (name) => document.querySelector(`[data-testid="chart-${name}"]`);
+  columnChart(chart("winning-fan"), charts.winning_fan.map((b) => ({ label: String(b.fan), value: b.count })), { title: "Winning fan" });
+  columnChart(chart("outcomes"), Object.entries(charts.outcomes).map(([outcome, count]) => ({ label: outcome, value: count, kind: outcome })), { title: "Outcomes" });
+  barList(chart("patterns"), charts.patterns.map((p) => ({ label: p.id, value: p.count })), { title: "Most frequent patterns" });
+  columnChart(chart("durations"), charts.durations.map((b) => ({ label: b.label, value: b.count })), { title: "Deal durations" });
+}
+
+// ---------------------------------------------------------------- operations
+
+async function showOperations() {
+  const ops = await api("/api/dashboard/operations", filters());
+  const live = ops.live;
+  document.getElementById("live-summary").textContent =
+    `${live.tables} table(s) playing in ${live.rooms.length} open room(s); ${live.connected_players} player(s) connected, ${live.spectators} spectator(s).`;
+  document.querySelector('[data-testid="live-tables"] tbody').replaceChildren(...live.rooms.map((room) => element("tr", {},
+    cell(room.name ? `${room.name} (${room.room_id})` : room.room_id),
+    cell(VARIANT_NAMES[room.variant] || room.variant), cell(room.status), cell(room.deal_no, "number"),
+    element("td", {}, room.players.map((p, index) => element("span", {
+      class: p.is_bot ? "muted" : p.connected ? "connected" : "away",
+      text: `${index ? ", " : ""}${p.name}${p.seat ? ` (${p.seat})` : ""}${p.is_bot ? " bot" : p.bot_covered ? " away, bot playing" : ""}`,
+    }))),
+    cell(room.spectators, "number"))));
+  document.querySelector('[data-testid="bot-cover"] tbody').replaceChildren(...ops.bot_cover.map((row) => element("tr", {},
+    cell(row.name), cell(row.timed_out, "number"), cell(row.disconnected, "number"))));
+  document.getElementById("deal-limit-count").textContent = `${ops.deal_limit.count} deal(s) ended by the time limit.`;
+  document.getElementById("deal-limit-list").replaceChildren(...ops.deal_limit.recent.map((deal) => element("li", {},
+    element("a", { href: "#", text: `Deal ${deal.deal_id} · ${VARIANT_NAMES[deal.variant] || deal.variant} · ${deal.room_id} · ${when(deal.ended_at)}`,
+      onclick: (event) => { event.preventDefault(); selectTab("deals"); showDeal(deal.deal_id).catch(report); } }))));
+}
+
+// ---------------------------------------------------------------- wiring
+
+const SHOW = { deals: showDeals, standings: showStandings, charts: showCharts, operations: showOperations };
+
+function report(error) {
+  if (error instanceof NeedsToken) {
+    askForToken(Boolean(localStorage.getItem(TOKEN_KEY)));
+    return;
+  }
+  setStatus(`Could not load: ${error.message}`, true);
+}
+
+async function refresh() {
+  setStatus("Loading…");
+  try {
+    await SHOW[state.tab]();
+    document.getElementById("token-form").hidden = true;
+    setStatus("");
+  } catch (error) {
+    report(error);
+  }
+}
+
+function selectTab(tab) {
+  state.tab = tab;
+  for (const button of document.querySelectorAll(".tab")) button.setAttribute("aria-selected", String(button.dataset.tab === tab));
+  for (const panel of document.querySelectorAll(".panel")) panel.hidden = panel.dataset.panel !== tab;
+}
+
+function start() {
+  takeTokenFromUrl();
+  for (const button of document.querySelectorAll(".tab")) {
+    button.addEventListener("click", () => { selectTab(button.dataset.tab); refresh(); });
+  }
+  const form = document.getElementById("filters");
+  form.addEventListener("submit", (event) => { event.preventDefault(); state.offset = 0; refresh(); });
+  form.addEventListener("reset", () => { state.offset = 0; setTimeout(refresh, 0); });
+  document.getElementById("older").addEventListener("click", () => { state.offset += PAGE_SIZE; refresh(); });
+  document.getElementById("newer").addEventListener("click", () => { state.offset = Math.max(0, state.offset - PAGE_SIZE); refresh(); });
+  document.getElementById("include-bots").addEventListener("change", refresh);
+  document.getElementById("token-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    localStorage.setItem(TOKEN_KEY, document.getElementById("token-input").value.trim());
+    refresh();
+  });
+  const wanted = new URL(window.location.href).hash.replace("#", "");
+  selectTab(SHOW[wanted] ? wanted : "deals");
+  refresh();
+}
+
+start();
