@@ -213,6 +213,8 @@ class RoomActor:
         )
         self.players.append(player)
         self.running_scores[player.player_index] = 0
+        # Answer once the seat change (and a deal it starts) is done, so the caller sees it.
+        await self._seats_changed()
         command.reply.set_result(
             {
                 "seat": self.settings.seats[player.player_index],
@@ -220,7 +222,6 @@ class RoomActor:
                 "player_index": player.player_index,
             }
         )
-        await self._seats_changed()
 
     async def _on_add_bots(self, command: cmd.AddBots) -> None:
         if self.status in ("finished", "closed"):
@@ -237,8 +238,8 @@ class RoomActor:
             self.players.append(player)
             self.running_scores[index] = 0
             added.append(index)
-        command.reply.set_result(added)
         await self._seats_changed()
+        command.reply.set_result(added)
 
     async def _seats_changed(self) -> None:
         if len(self.players) == len(self.settings.seats):

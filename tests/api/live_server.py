@@ -89,7 +89,10 @@ class LiveServer:
 
     def run_in_server(self, coroutine: Any) -> Any:
         """Run a coroutine on the server's event loop (e.g. to read an actor's state)."""
-        loop = self.app.state.rooms.rooms and next(iter(self.app.state.rooms.rooms.values()))._task.get_loop()
+        loop = (
+            self.app.state.rooms.rooms
+            and next(iter(self.app.state.rooms.rooms.values()))._task.get_loop()
+        )
         return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
 
 
