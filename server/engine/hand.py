@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from server.engine.hand_counts import (
-    HONOUR_START,
     PLAYABLE_KINDS,
     VARIANT_WAIT_KINDS,
     check_variant,
@@ -36,6 +35,7 @@ __all__ = [
     "Decomposition",
     "HandSet",
     "decompositions",
+    "decompositions_of_counts",
     "is_complete",
     "is_seven_pairs",
     "is_thirteen_orphans",
@@ -88,80 +88,109 @@ def decompositions(concealed: Sequence[Tile], variant: str) -> list[Decompositio
     `HandError` for tiles the table cannot hold in a hand.
     """
     counts, fei = hand_counts(concealed, variant)
+    return list(decompositions_of_counts(counts, fei))
+
+
+def decompositions_of_counts(counts: tuple[int, ...], fei: int) -> tuple[Decomposition, ...]:
+    """`decompositions` for a hand already read into counts (see `hand_counts`)."""
     if (sum(counts) + fei) % 3 != 2:
-        return []
-    return list(_decompositions(counts, fei))
+        return ()
+    return _cached_decompositions(counts, fei)
 
 
 @lru_cache(maxsize=50_000)
-def _decompositions(counts: tuple[int, ...], fei: int) -> tuple[Decomposition, ...]:
+def _cached_decompositions(counts: tuple[int, ...], fei: int) -> tuple[Decomposition, ...]:
     found: dict[tuple[tuple[HandSet, ...], Tile, int], None] = {}
-    _read_sets(list(counts), fei, None, [], found)
+    for sets, eye in _combine_suits(counts, 0, fei, True):
+        found[(tuple(sorted(sets, key=_set_order)), eye[0], eye[1])] = None
     return tuple(Decomposition(sets=sets, eye=eye, eye_fei=eye_fei) for sets, eye, eye_fei in found)
 
 
-def _read_sets(
-    counts: list[int],
-    fei: int,
-    eye: tuple[Tile, int] | None,
-    sets: list[HandSet],
-    found: dict[tuple[tuple[HandSet, ...], Tile, int], None],
-) -> None:
-    """Place the lowest real tile in every group it can join, then recurse."""
+# A suit's reading: its sets, its eye as (tile, Fei in it) or None, and the Fei it used.
+_SuitReading = tuple[tuple[HandSet, ...], tuple[Tile, int] | None, int]
+_SUIT_STARTS = (0, 9, 18, 27)
+
+
+def _combine_suits(
+    counts: tuple[int, ...], suit: int, fei: int, need_eye: bool
+) -> list[tuple[tuple[HandSet, ...], tuple[Tile, int]]]:
+    """Join one reading per suit so that every Fei is used and there is exactly one eye."""
+    if suit == 4:
+        # Fei still left over can only be the eye (a set needs a real tile).
+        if fei == 0 and not need_eye:
+            return [((), ("", 0))]
+        if fei == 2 and need_eye:
+            return [((), (FEI, 2))]
+        return []
+    begin = _SUIT_STARTS[suit]
+    end = begin + (7 if suit == 3 else 9)
+    joined: list[tuple[tuple[HandSet, ...], tuple[Tile, int]]] = []
+    for sets, eye, used in _suit_readings(counts[begin:end], suit, fei, need_eye):
+        for rest_sets, rest_eye in _combine_suits(
+            counts, suit + 1, fei - used, need_eye and eye is None
+        ):
+            joined.append((sets + rest_sets, eye if eye is not None else rest_eye))
+    return joined
+
+
+@lru_cache(maxsize=100_000)
+def _suit_readings(
+    counts: tuple[int, ...], suit: int, fei: int, eye_allowed: bool
+) -> tuple[_SuitReading, ...]:
+    """Every reading of one suit's tiles as sets (and perhaps the eye), using up to `fei` Fei.
+
+    The lowest tile must sit in the eye, a pong, or a chow it starts (or, with a Fei below
+    it, a chow it is second in). Memoised on the suit's nine counts, which repeat a lot
+    from hand to hand.
+    """
     first = next((index for index, count in enumerate(counts) if count), -1)
     if first < 0:
-        # Only Fei are left: they can only be the eye (a set needs a real tile).
-        if fei == 0 and eye is not None:
-            key = (tuple(sorted(sets, key=_set_order)), eye[0], eye[1])
-            found[key] = None
-        elif fei == 2 and eye is None:
-            found[(tuple(sorted(sets, key=_set_order)), FEI, 2)] = None
-        return
-
-    tile = PLAYABLE_KINDS[first]
+        return (((), None, 0),)
+    offset = _SUIT_STARTS[suit]
+    tile = PLAYABLE_KINDS[offset + first]
+    results: list[_SuitReading] = []
 
     def branch(
-        uses: tuple[int, ...],
-        fei_used: int,
-        new_set: HandSet | None,
-        new_eye: tuple[Tile, int] | None,
+        uses: tuple[int, ...], fei_used: int, new_set: HandSet | None, eye: Tile | None
     ) -> None:
+        rest = list(counts)
         for index in uses:
-            counts[index] -= 1
-        if new_set is not None:
-            sets.append(new_set)
-        _read_sets(counts, fei - fei_used, new_eye if new_eye else eye, sets, found)
-        if new_set is not None:
-            sets.pop()
-        for index in uses:
-            counts[index] += 1
+            rest[index] -= 1
+        tails = _suit_readings(tuple(rest), suit, fei - fei_used, eye_allowed and eye is None)
+        for sets, tail_eye, tail_used in tails:
+            if new_set is not None:
+                sets = (new_set, *sets)
+            results.append(
+                (sets, (eye, fei_used) if eye is not None else tail_eye, fei_used + tail_used)
+            )
 
-    if eye is None:
-        if counts[first] >= 2:
-            branch((first, first), 0, None, (tile, 0))
+    count = counts[first]
+    if eye_allowed:
+        if count >= 2:
+            branch((first, first), 0, None, tile)
         if fei >= 1:
-            branch((first,), 1, None, (tile, 1))
+            branch((first,), 1, None, tile)
     triple = (tile, tile, tile)
-    if counts[first] >= 3:
+    if count >= 3:
         branch((first, first, first), 0, HandSet(PONG, triple), None)
-    if counts[first] >= 2 and fei >= 1:
+    if count >= 2 and fei >= 1:
         branch((first, first), 1, HandSet(PONG, triple, (2,)), None)
     if fei >= 2:
         branch((first,), 2, HandSet(PONG, triple, (1, 2)), None)
-    if first >= HONOUR_START:
-        return
-    position = first % 9
-    if position <= 6:
-        run = (tile, PLAYABLE_KINDS[first + 1], PLAYABLE_KINDS[first + 2])
-        if counts[first + 1] and counts[first + 2]:
-            branch((first, first + 1, first + 2), 0, HandSet(CHOW, run), None)
-        if fei >= 1 and counts[first + 2]:
-            branch((first, first + 2), 1, HandSet(CHOW, run, (1,)), None)
-        if fei >= 1 and counts[first + 1]:
-            branch((first, first + 1), 1, HandSet(CHOW, run, (2,)), None)
-    if 1 <= position <= 7 and fei >= 1 and counts[first + 1]:
-        run = (PLAYABLE_KINDS[first - 1], tile, PLAYABLE_KINDS[first + 1])
-        branch((first, first + 1), 1, HandSet(CHOW, run, (0,)), None)
+    if suit < 3:
+        name = [PLAYABLE_KINDS[offset + index] for index in range(9)]
+        if first <= 6:
+            run = (tile, name[first + 1], name[first + 2])
+            if counts[first + 1] and counts[first + 2]:
+                branch((first, first + 1, first + 2), 0, HandSet(CHOW, run), None)
+            if fei >= 1 and counts[first + 2]:
+                branch((first, first + 2), 1, HandSet(CHOW, run, (1,)), None)
+            if fei >= 1 and counts[first + 1]:
+                branch((first, first + 1), 1, HandSet(CHOW, run, (2,)), None)
+        if 1 <= first <= 7 and fei >= 1 and counts[first + 1]:
+            run = (name[first - 1], tile, name[first + 1])
+            branch((first, first + 1), 1, HandSet(CHOW, run, (0,)), None)
+    return tuple(results)
 
 
 def _set_order(hand_set: HandSet) -> tuple[tuple[int, int], str, tuple[int, ...]]:

@@ -46,28 +46,35 @@ def variant_allows(tile: Tile, variant: str) -> bool:
     return tile in _VARIANT_KINDS[variant]
 
 
+# Where each tile a hand may hold is counted, per table; a Fei is counted at index 34.
+_COUNT_INDEX: dict[str, dict[Tile, int]] = {
+    variant: {tile: KIND_INDEX[tile] for tile in kinds} for variant, kinds in _VARIANT_KINDS.items()
+}
+_COUNT_INDEX["kaki3"][FEI] = 34
+
+
 def hand_counts(concealed: Sequence[Tile], variant: str) -> tuple[tuple[int, ...], int]:
     """The 34 kind counts and the Fei count of a concealed hand.
 
     Raises `HandError` for an unknown variant, a tile this table does not hold in a hand
     (bonus tiles, ``1m`` at 3 Kaki, a Fei at Hong Kong) or more than four of a kind.
     """
-    check_variant(variant)
-    counts = [0] * 34
-    fei = 0
-    kinds = _VARIANT_KINDS[variant]
+    index_of = _COUNT_INDEX.get(variant)
+    if index_of is None:
+        check_variant(variant)
+        raise AssertionError("unreachable")
+    counts = [0] * 35
     for tile in concealed:
-        if tile == FEI and variant == "kaki3":
-            fei += 1
-        elif tile in kinds:
-            counts[KIND_INDEX[tile]] += 1
-        else:
+        index = index_of.get(tile)
+        if index is None:
             raise HandError(f"tile {tile!r} cannot be in a concealed hand at the {variant} table")
-    for index, count in enumerate(counts):
-        if count > 4:
-            raise HandError(f"{count} copies of {PLAYABLE_KINDS[index]}; at most four exist")
+        counts[index] += 1
+    fei = counts.pop()
     if fei > 4:
         raise HandError(f"{fei} Fei; at most four exist")
+    if max(counts) > 4:
+        index = max(range(34), key=counts.__getitem__)
+        raise HandError(f"{counts[index]} copies of {PLAYABLE_KINDS[index]}; at most four exist")
     return tuple(counts), fei
 
 

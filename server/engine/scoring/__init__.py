@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from server.engine.errors import HandError
-from server.engine.hand import is_seven_pairs, is_thirteen_orphans
+from server.engine.hand_counts import hand_counts
+from server.engine.hand_shanten import seven_pairs_shanten, thirteen_orphans_shanten
 from server.engine.melds import Meld
 from server.engine.scoring.hk import (
     HK_LIMITS,
@@ -25,7 +26,7 @@ from server.engine.scoring.kaki3 import (
     kaki3_fixed_tally,
     kaki3_shape_tally,
 )
-from server.engine.scoring.readings import readings
+from server.engine.scoring.readings import meld_read_set, readings
 from server.engine.scoring.shape import Tally
 from server.engine.scoring.types import Pattern, ScoreResult, WinFlags, WinningHand
 from server.engine.scoring.validate import normalise_meld, validate_hand
@@ -116,16 +117,18 @@ def _rank(tally: Tally, variant: str) -> tuple[int, bool, int, int]:
 def _tallies(hand: WinningHand, melds: tuple[Meld, ...]) -> Iterator[Tally]:
     """A tally for every reading of the hand."""
     variant = hand.variant
+    counts, fei = hand_counts(hand.concealed, variant)
+    shown = tuple(meld_read_set(meld) for meld in melds)
     if variant == "hk":
-        for reading in readings(hand.concealed, melds, hand.winning_tile, variant):
+        for reading in readings(counts, fei, shown, hand.winning_tile):
             yield hk_standard_tally(reading, hand)
-        if not melds and is_seven_pairs(hand.concealed, variant):
+        if not melds and seven_pairs_shanten(counts) == -1:
             yield hk_seven_pairs_tally(hand)
-        if not melds and is_thirteen_orphans(hand.concealed, variant):
+        if not melds and thirteen_orphans_shanten(counts) == -1:
             yield hk_thirteen_orphans_tally(hand)
         return
     fixed = kaki3_fixed_tally(hand, melds)
-    for reading in readings(hand.concealed, melds, hand.winning_tile, variant):
+    for reading in readings(counts, fei, shown, hand.winning_tile):
         choices = (
             [reading.with_eye(eye) for eye in FEI_EYE_CHOICES] if reading.eye == FEI else [reading]
         )

@@ -7,20 +7,21 @@ written as the tile it stands for (a Fei replaced by its `fei_as`). The pattern 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import NamedTuple
 
-from server.engine.hand import Decomposition, decompositions
-from server.engine.melds import CHOW, KONG, PONG, Meld
+from server.engine.hand import decompositions_of_counts
+from server.engine.melds import CHOW, PONG, Meld
 from server.engine.tiles import FEI, Tile
 
 
-@dataclass(frozen=True)
-class ReadSet:
+class ReadSet(NamedTuple):
     """One set of a reading.
 
     `tile` is the pong or kong's tile, or a chow's lowest tile. `in_hand` is true for a set
-    read from the concealed tiles; `concealed` also covers a concealed kong.
+    read from the concealed tiles; `concealed` also covers a concealed kong. (A named
+    tuple rather than a dataclass: scoring builds many of these and speed matters.)
     """
 
     kind: str
@@ -34,16 +35,8 @@ class ReadSet:
         """Pongs and kongs score alike as 'sets' of one tile."""
         return self.kind != CHOW
 
-    def tiles(self) -> tuple[Tile, ...]:
-        """The tiles this set stands for (a kong's four)."""
-        if self.kind == CHOW:
-            number, suit_letter = int(self.tile[0]), self.tile[1]
-            return tuple(f"{number + step}{suit_letter}" for step in range(3))
-        return (self.tile,) * (4 if self.kind == KONG else 3)
 
-
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """Four sets and an eye. `eye` is ``"j"`` while a two-Fei eye is still undecided.
 
     `win_in_eye` and `win_in_hand_pong` say where the winning tile can be placed: in the
@@ -59,54 +52,56 @@ class Reading:
 
     def with_eye(self, eye: Tile) -> Reading:
         """The same reading with an undecided Fei eye standing for `eye`."""
-        return Reading(self.sets, eye, self.eye_fei, self.win_in_eye, self.win_in_hand_pong)
+        return self._replace(eye=eye)
 
 
 def meld_read_set(meld: Meld) -> ReadSet:
     """A shown meld as a reading set (its Fei replaced by what it stands for)."""
     real = [tile for tile in meld.real_tiles if tile != FEI]
     lowest = min(real, key=lambda tile: (tile[-1], tile[0]))
-    return ReadSet(
-        kind=meld.kind,
-        tile=lowest,
-        in_hand=False,
-        concealed=meld.concealed,
-        fei=meld.fei_count,
-    )
+    return ReadSet(meld.kind, lowest, False, meld.concealed, meld.fei_count)
+
+
+# The concealed part of a reading: hand sets, eye tile, Fei in the eye.
+_ConcealedReading = tuple[tuple[ReadSet, ...], Tile, int]
+
+
+@lru_cache(maxsize=50_000)
+def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[_ConcealedReading, ...]:
+    """The decompositions of a concealed hand as reading sets, one per distinct score.
+
+    Two decompositions that differ only in which run a chow covers score the same at both
+    tables (only a chow's suit matters), so only the first of them is kept.
+    """
+    seen: set[tuple[object, ...]] = set()
+    found: list[_ConcealedReading] = []
+    for decomposition in decompositions_of_counts(counts, fei):
+        hand_sets = tuple(
+            ReadSet(s.kind, s.base_tile, True, True, s.fei_count) for s in decomposition.sets
+        )
+        key = (
+            tuple(
+                sorted((s.tile[-1], 0) if s.kind == CHOW else (s.tile, s.fei) for s in hand_sets)
+            ),
+            decomposition.eye,
+            decomposition.eye_fei,
+        )
+        if key not in seen:
+            seen.add(key)
+            found.append((hand_sets, decomposition.eye, decomposition.eye_fei))
+    return tuple(found)
 
 
 def readings(
-    concealed: Sequence[Tile], melds: Sequence[Meld], winning_tile: Tile, variant: str
+    counts: tuple[int, ...], fei: int, shown: tuple[ReadSet, ...], winning_tile: Tile
 ) -> Iterator[Reading]:
-    """Every reading of the hand: each decomposition of `concealed` joined to the melds."""
-    shown = tuple(meld_read_set(meld) for meld in melds)
-    for decomposition in decompositions(concealed, variant):
-        yield _reading(decomposition, shown, winning_tile)
-
-
-def _reading(
-    decomposition: Decomposition, shown: tuple[ReadSet, ...], winning_tile: Tile
-) -> Reading:
-    hand_sets = tuple(
-        ReadSet(
-            kind=hand_set.kind,
-            tile=hand_set.base_tile,
-            in_hand=True,
-            concealed=True,
-            fei=hand_set.fei_count,
-        )
-        for hand_set in decomposition.sets
-    )
-    if winning_tile == FEI:
-        win_in_eye = decomposition.eye_fei > 0
-        win_in_hand_pong = any(s.kind == PONG and s.fei for s in hand_sets)
-    else:
-        win_in_eye = decomposition.eye == winning_tile and decomposition.eye_fei < 2
-        win_in_hand_pong = any(s.kind == PONG and s.tile == winning_tile for s in hand_sets)
-    return Reading(
-        sets=shown + hand_sets,
-        eye=decomposition.eye,
-        eye_fei=decomposition.eye_fei,
-        win_in_eye=win_in_eye,
-        win_in_hand_pong=win_in_hand_pong,
-    )
+    """Every reading of the hand: each decomposition of the concealed counts joined to the
+    shown sets, with where the winning tile can sit."""
+    for hand_sets, eye, eye_fei in concealed_readings(counts, fei):
+        if winning_tile == FEI:
+            win_in_eye = eye_fei > 0
+            win_in_hand_pong = any(s.kind == PONG and s.fei for s in hand_sets)
+        else:
+            win_in_eye = eye == winning_tile and eye_fei < 2
+            win_in_hand_pong = any(s.kind == PONG and s.tile == winning_tile for s in hand_sets)
+        yield Reading(shown + hand_sets, eye, eye_fei, win_in_eye, win_in_hand_pong)

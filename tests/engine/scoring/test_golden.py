@@ -1,0 +1,49 @@
+"""Golden hands: each line of golden/*.jsonl is a `mahjong-hall score` input, the output
+worked out by hand from RULES.md and the seeds, and a comment naming the rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.cli.score import hand_from_json
+from server.engine.scoring import score_hand
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _cases(name: str) -> list[Any]:
+    lines = (GOLDEN / name).read_text().splitlines()
+    return [pytest.param(json.loads(line), id=f"{name}:{number}") for number, line in enumerate(lines, 1) if line.strip()]
+
+
+def _comparable(result: dict[str, Any]) -> dict[str, Any]:
+    # Pattern order is presentation only; compare them as a multiset.
+    return {
+        "valid": result["valid"],
+        "fan": result["fan"],
+        "limit": result["limit"],
+        "patterns": sorted((p["id"], p["fan"]) for p in result["patterns"]),
+        "points": result["points"],
+    }
+
+
+@pytest.mark.parametrize("case", _cases("hk.jsonl") + _cases("kaki3.jsonl"))
+def test_golden_hand(case: dict[str, Any]) -> None:
+    result = score_hand(hand_from_json(case["input"])).to_json()
+    assert _comparable(result) == _comparable(case["expected"]), case["comment"]
+    assert ("reason" in result) == (not result["valid"])
+
+
+def test_golden_files_are_big_enough() -> None:
+    assert len(_cases("hk.jsonl")) >= 45
+    assert len(_cases("kaki3.jsonl")) >= 65
+
+
+@pytest.mark.parametrize("name", ["hk.jsonl", "kaki3.jsonl"])
+def test_every_golden_hand_has_a_comment(name: str) -> None:
+    for case in _cases(name):
+        assert case.values[0]["comment"].strip()
