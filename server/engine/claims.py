@@ -11,6 +11,7 @@ from __future__ import annotations
 from server.engine.actions import CHOW, KONG, PASS, PONG, WIN, Action
 from server.engine.deal_end import (
     Winner,
+    cannot_win_on_any_tile,
     discard_flags,
     finish_with_winners,
     score_win,
@@ -19,9 +20,9 @@ from server.engine.deal_end import (
 from server.engine.deal_state import CLAIM_PHASE, DISCARD_PHASE, ROB_PHASE, DealState, Event
 from server.engine.draws import draw, pay
 from server.engine.melds import Meld
+from server.engine.scoring.types import WinFlags
 from server.engine.settlement import ADDED, CONCEALED, EXPOSED, kong_payments
 from server.engine.tiles import DRAGONS, FEI, Tile, is_suited, rank, sorted_tiles, suit
-
 
 
 def claim_rank(action: Action) -> int:
@@ -35,12 +36,16 @@ def claim_rank(action: Action) -> int:
     return 3
 
 
-def claim_options(state: DealState, seat: str, discarder: str, tile: Tile) -> list[Action]:
+def claim_options(
+    state: DealState, seat: str, discarder: str, tile: Tile, flags: WinFlags
+) -> list[Action]:
     """Every distinct claim `seat` may make on `tile` thrown by `discarder` (no pass)."""
     player = state.players[seat]
     hand = player.hand
     options: list[Action] = []
-    if score_win(state, seat, [*hand, tile], tile, discard_flags(state, discarder, robbing=False)):
+    if not cannot_win_on_any_tile(tuple(hand)) and score_win(
+        state, seat, [*hand, tile], tile, flags
+    ):
         options.append(Action(WIN, seat))
     real = hand.count(tile)
     if real >= 3 and state.wall_remaining > 0:
@@ -66,9 +71,13 @@ def _chow_options(seat: str, hand: list[Tile], tile: Tile, has_fei: bool) -> lis
         if first in hand and second in hand:
             options.append(Action(CHOW, seat, tiles=(first, second)))
         if has_fei and second in hand:
-            options.append(Action(CHOW, seat, tiles=tuple(sorted_tiles([second, FEI])), fei_as=first))
+            options.append(
+                Action(CHOW, seat, tiles=tuple(sorted_tiles([second, FEI])), fei_as=first)
+            )
         if has_fei and first in hand:
-            options.append(Action(CHOW, seat, tiles=tuple(sorted_tiles([first, FEI])), fei_as=second))
+            options.append(
+                Action(CHOW, seat, tiles=tuple(sorted_tiles([first, FEI])), fei_as=second)
+            )
     return options
 
 
@@ -76,9 +85,10 @@ def open_claim_window(state: DealState, discarder: str, tile: Tile, events: list
     """Offer the discard to every seat that can claim it, or move on to the next draw."""
     options: dict[str, tuple[Action, ...]] = {}
     if tile != FEI:
+        flags = discard_flags(state, discarder, robbing=False)
         for seat in state.seats:
             if seat != discarder:
-                choices = claim_options(state, seat, discarder, tile)
+                choices = claim_options(state, seat, discarder, tile, flags)
                 if choices:
                     options[seat] = (*choices, Action(PASS, seat))
     if not options:
@@ -95,7 +105,9 @@ def open_rob_window(state: DealState, adder: str, tile: Tile, events: list[Event
     for seat in state.seats:
         if seat != adder:
             hand = state.players[seat].hand
-            if score_win(state, seat, [*hand, tile], tile, discard_flags(state, adder, robbing=True)):
+            if score_win(
+                state, seat, [*hand, tile], tile, discard_flags(state, adder, robbing=True)
+            ):
                 options[seat] = (Action(WIN, seat), Action(PASS, seat))
     if not options:
         make_added_kong(state, adder, tile, events)
@@ -116,7 +128,9 @@ def decide(state: DealState, action: Action, events: list[Event]) -> None:
     assert action.seat is not None
     state.decisions[action.seat] = action
     if action.type != PASS:
-        events.append({"type": "declare", "seat": action.seat, "claim": action.type, "visible_to": None})
+        events.append(
+            {"type": "declare", "seat": action.seat, "claim": action.type, "visible_to": None}
+        )
     if _outcome_is_fixed(state):
         _resolve(state, events)
 
@@ -210,7 +224,15 @@ def _take_discard(state: DealState, claim: Action, events: list[Event]) -> None:
         claimed_tile=tile,
     )
     player.melds.append(meld)
-    events.append({"type": "claim", "seat": seat, "from": discarder, "meld": meld.to_json(), "visible_to": None})
+    events.append(
+        {
+            "type": "claim",
+            "seat": seat,
+            "from": discarder,
+            "meld": meld.to_json(),
+            "visible_to": None,
+        }
+    )
     state.phase = DISCARD_PHASE
     state.turn = seat
     state.last_discard = None
@@ -245,12 +267,15 @@ def make_added_kong(state: DealState, seat: str, tile: Tile, events: list[Event]
     """Add the fourth tile to `seat`'s exposed pong, pay, and draw the replacement."""
     player = state.players[seat]
     index = next(
-        i for i, meld in enumerate(player.melds)
+        i
+        for i, meld in enumerate(player.melds)
         if meld.kind == PONG and meld.fei_count == 0 and meld.base_tile == tile
     )
     pong = player.melds[index]
     player.hand.remove(tile)
-    player.melds[index] = Meld(KONG, (*pong.tiles, tile), False, None, pong.claimed_from, pong.claimed_tile)
+    player.melds[index] = Meld(
+        KONG, (*pong.tiles, tile), False, None, pong.claimed_from, pong.claimed_tile
+    )
     _kong_made(state, seat, player.melds[index], ADDED, None, events)
 
 
@@ -269,8 +294,8 @@ def _kong_made(
 ) -> None:
     state.players[seat].drawn = None
     state.kongs_this_turn += 1
-    events.append({"type": "kong", "seat": seat, "kind": kind, "meld": meld.to_json(), "visible_to": None})
+    events.append(
+        {"type": "kong", "seat": seat, "kind": kind, "meld": meld.to_json(), "visible_to": None}
+    )
     pay(state, kong_payments(state.variant, seat, kind, discarder), events)
     draw(state, seat, events, replacement="kong")
-
-

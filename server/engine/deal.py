@@ -47,7 +47,10 @@ def deal_from_wall(
     each hand has its size (East 14, the others 13).
     """
     variant = get_variant(settings.variant)
-    parsed = {seat: parse_tiles(tiles) if isinstance(tiles, str) else list(tiles) for seat, tiles in hands.items()}
+    parsed = {
+        seat: parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
+        for seat, tiles in hands.items()
+    }
     wall_tiles = parse_tiles(wall) if isinstance(wall, str) else list(wall)
     check_deal(variant, parsed, wall_tiles)
     return _start(settings, parsed, wall_tiles)
@@ -81,9 +84,12 @@ def legal_actions(state: DealState, seat: str) -> list[Action]:
     """What `seat` may do now; empty when it owes no decision."""
     if state.phase == DISCARD_PHASE:
         return turn_actions(state) if seat == state.turn else []
-    if state.phase in (CLAIM_PHASE, ROB_PHASE):
-        if seat in state.options and seat not in state.decisions:
-            return list(state.options[seat])
+    if (
+        state.phase in (CLAIM_PHASE, ROB_PHASE)
+        and seat in state.options
+        and seat not in state.decisions
+    ):
+        return list(state.options[seat])
     return []
 
 
@@ -143,7 +149,9 @@ def _check_decision(state: DealState, action: Action) -> None:
     raise IllegalActionError(f"{seat} cannot {action.type}{tiles} on {what}", "illegal_claim")
 
 
-def replay(settings: DealSettings, seed: int | str, actions: Iterable[Action | dict[str, Any]]) -> DealState:
+def replay(
+    settings: DealSettings, seed: int | str, actions: Iterable[Action | dict[str, Any]]
+) -> DealState:
     """`new_deal(settings, seed)`, then each action in turn (wire dicts are read too)."""
     state = new_deal(settings, seed)
     for index, action in enumerate(actions):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from server.engine.deal_state import ENDED, DealState, Event, Payment
@@ -19,7 +20,23 @@ from server.engine.settlement import (
     net_scores,
     square_up_payments,
 )
-from server.engine.tiles import DRAGONS, Tile, sorted_tiles
+from server.engine.tiles import DRAGONS, FEI, Tile, is_honour, is_terminal, sorted_tiles
+
+_KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(f"{r}z" for r in range(1, 8))
+_ORPHANS = frozenset(tile for tile in _KINDS if is_terminal(tile) or is_honour(tile))
+
+
+def _near(tile: Tile) -> tuple[Tile, ...]:
+    if is_honour(tile):
+        return ()
+    number, tile_suit = int(tile[0]), tile[1]
+    return tuple(
+        f"{n}{tile_suit}" for n in range(number - 2, number + 3) if 1 <= n <= 9 and n != number
+    )
+
+
+# The tiles within two ranks of each tile (none for honours), for `could_be_complete`.
+_NEIGHBOURS: dict[Tile, tuple[Tile, ...]] = {tile: _near(tile) for tile in _KINDS}
 
 
 def score_win(
@@ -30,7 +47,7 @@ def score_win(
     The cheap shape check runs first so the full scoring runs only for complete hands.
     A win must also reach the table's minimum fan (`ScoreResult.valid`).
     """
-    if not is_complete(concealed, state.variant.name):
+    if not could_be_complete(concealed) or not is_complete(concealed, state.variant.name):
         return None
     player = state.players[seat]
     hand = WinningHand(
@@ -45,6 +62,43 @@ def score_win(
     )
     result: ScoreResult = score_hand(hand)
     return (result, hand) if result.valid else None
+
+
+def isolated_count(concealed: Sequence[Tile]) -> tuple[int, int, bool]:
+    """(isolated tiles, Fei, all orphans) of a hand, for the quick win filters below.
+
+    A tile is isolated when held once with no tile of its suit within two ranks (an
+    honour held once). In a winning shape each isolated tile needs a Fei of its own.
+    """
+    counts: dict[Tile, int] = {}
+    for tile in concealed:
+        counts[tile] = counts.get(tile, 0) + 1
+    fei = counts.pop(FEI, 0)
+    isolated = 0
+    for tile, count in counts.items():
+        if count == 1 and counts.keys().isdisjoint(_NEIGHBOURS[tile]):
+            isolated += 1
+    return isolated, fei, counts.keys() <= _ORPHANS
+
+
+def could_be_complete(concealed: Sequence[Tile]) -> bool:
+    """A quick necessary condition for a winning shape, so most hands skip the full check.
+
+    Thirteen orphans is all isolated tiles, so hands of only terminals and honours always
+    go on to the full check.
+    """
+    isolated, fei, orphans_only = isolated_count(concealed)
+    return isolated <= fei or orphans_only
+
+
+@lru_cache(maxsize=4096)
+def cannot_win_on_any_tile(hand: tuple[Tile, ...]) -> bool:
+    """True when no single added tile can complete `hand` (cached: hands repeat a lot).
+
+    One added tile rescues at most two isolated tiles, one on each side of it.
+    """
+    isolated, fei, orphans_only = isolated_count(hand)
+    return isolated - 2 > fei and not orphans_only
 
 
 def self_draw_flags(state: DealState, seat: str) -> WinFlags:
@@ -96,8 +150,14 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
         else:
             settlement += hk_win_payments(variant, win)
         events.append(
-            {"type": "win", "seat": winner.seat, "from": winner.shooter, "tile": winner.hand.winning_tile,
-             "fan": winner.score.fan, "visible_to": None}
+            {
+                "type": "win",
+                "seat": winner.seat,
+                "from": winner.shooter,
+                "tile": winner.hand.winning_tile,
+                "fan": winner.score.fan,
+                "visible_to": None,
+            }
         )
     for paid in settlement:
         state.payments.append(paid)
@@ -116,7 +176,13 @@ def finish_without_winner(state: DealState, events: list[Event], outcome: str) -
     _end(state, outcome, [], next_dealer, events)
 
 
-def _end(state: DealState, outcome: str, winners: list[dict[str, Any]], next_dealer: str, events: list[Event]) -> None:
+def _end(
+    state: DealState,
+    outcome: str,
+    winners: list[dict[str, Any]],
+    next_dealer: str,
+    events: list[Event],
+) -> None:
     state.phase = ENDED
     state.options = {}
     state.decisions = {}
@@ -127,7 +193,9 @@ def _end(state: DealState, outcome: str, winners: list[dict[str, Any]], next_dea
         "scores": net_scores(state.seats, state.payments),
         "next_dealer": next_dealer,
     }
-    events.append({"type": "end", "outcome": outcome, "next_dealer": next_dealer, "visible_to": None})
+    events.append(
+        {"type": "end", "outcome": outcome, "next_dealer": next_dealer, "visible_to": None}
+    )
 
 
 def _liable_seat(state: DealState, winner: Winner) -> str | None:
@@ -180,4 +248,3 @@ def _winner_json(winner: Winner) -> dict[str, Any]:
             "from": winner.shooter,
         },
     }
-

@@ -7,13 +7,14 @@ immutable tuple shared by every state of a deal; drawing only moves `front` (dra
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.actions import Action
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
-from server.engine.tiles import SEATS, Tile
+from server.engine.tiles import ALL_TILE_KINDS, SEATS, Tile
 from server.engine.variants import Variant, get_variant
 
 # Phases of a deal, as `view` reports them.
@@ -24,6 +25,15 @@ ENDED = "ended"
 
 Payment = dict[str, Any]
 Event = dict[str, Any]
+
+# Canonical tile order as a lookup: the deal sorts small lists often, and a dict lookup
+# is much cheaper than `tiles.sort_key`. Same order as `tiles.sorted_tiles`.
+_TILE_ORDER: dict[Tile, int] = {tile: index for index, tile in enumerate(ALL_TILE_KINDS)}
+
+
+def in_tile_order(tiles: Iterable[Tile]) -> list[Tile]:
+    """The tiles in canonical order (the fast equivalent of `tiles.sorted_tiles`)."""
+    return sorted(tiles, key=_TILE_ORDER.__getitem__)
 
 
 @dataclass(frozen=True)
@@ -36,7 +46,9 @@ class DealSettings:
     def __post_init__(self) -> None:
         get_variant(self.variant)
         if self.round_wind not in SEATS:
-            raise EngineError(f"unknown round wind {self.round_wind!r}; expected one of {list(SEATS)}")
+            raise EngineError(
+                f"unknown round wind {self.round_wind!r}; expected one of {list(SEATS)}"
+            )
         if self.variant == "kaki3" and self.round_wind != "E":
             raise EngineError("3 Kaki is always played in the East round")
 
@@ -53,7 +65,9 @@ class SeatState:
 
     def copy(self) -> SeatState:
         """An independent copy (melds are immutable, so the lists are enough)."""
-        return SeatState(list(self.hand), self.drawn, list(self.melds), list(self.discards), list(self.bonus))
+        return SeatState(
+            list(self.hand), self.drawn, list(self.melds), list(self.discards), list(self.bonus)
+        )
 
     def fei_count(self) -> int:
         """Every Fei this seat holds: in hand, in shown sets and sunk."""

@@ -39,8 +39,12 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
     tile = take_tile(state, from_back=replacement is not None)
     state.last_drawer = seat
     source = BACK if replacement is not None else FRONT
-    events.append({"type": "draw", "seat": seat, "source": source, "tile": None, "visible_to": None})
-    events.append({"type": "draw", "seat": seat, "source": source, "tile": tile, "visible_to": seat})
+    events.append(
+        {"type": "draw", "seat": seat, "source": source, "tile": None, "visible_to": None}
+    )
+    events.append(
+        {"type": "draw", "seat": seat, "source": source, "tile": tile, "visible_to": seat}
+    )
     while is_bonus(tile):
         lay_out_bonus(state, seat, tile, events)
         if state.wall_remaining <= 0:
@@ -48,8 +52,12 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
             return False
         tile = take_tile(state, from_back=True)
         replacement = "bonus"
-        events.append({"type": "draw", "seat": seat, "source": BACK, "tile": None, "visible_to": None})
-        events.append({"type": "draw", "seat": seat, "source": BACK, "tile": tile, "visible_to": seat})
+        events.append(
+            {"type": "draw", "seat": seat, "source": BACK, "tile": None, "visible_to": None}
+        )
+        events.append(
+            {"type": "draw", "seat": seat, "source": BACK, "tile": tile, "visible_to": seat}
+        )
     player.hand.append(tile)
     player.drawn = tile
     state.turn = seat
@@ -87,7 +95,9 @@ def lay_out_dealt_bonus_tiles(state: DealState, events: list[Event]) -> None:
     a bonus tile among the replacements waits for that seat's turn in the next pass.
     """
     state.in_initial_layout = True
-    while not state.is_over and any(any(is_bonus(t) for t in state.players[s].hand) for s in state.seats):
+    while not state.is_over and any(
+        any(is_bonus(t) for t in state.players[s].hand) for s in state.seats
+    ):
         for seat in state.seats:
             player = state.players[seat]
             bonus_tiles = [tile for tile in player.hand if is_bonus(tile)]

@@ -18,12 +18,12 @@ from server.engine.actions import (
 )
 from server.engine.claims import make_concealed_kong, open_claim_window, open_rob_window
 from server.engine.deal_end import Winner, finish_with_winners, score_win, self_draw_flags
-from server.engine.deal_state import DealState, Event
+from server.engine.deal_state import DealState, Event, in_tile_order
 from server.engine.draws import draw, lay_out_bonus
 from server.engine.errors import IllegalActionError
 from server.engine.melds import Meld
 from server.engine.scoring.types import ScoreResult, WinningHand
-from server.engine.tiles import FEI, Tile, sorted_tiles
+from server.engine.tiles import FEI, Tile
 
 
 def self_win(state: DealState) -> tuple[ScoreResult, WinningHand] | None:
@@ -56,7 +56,7 @@ def throwable_tiles(state: DealState) -> list[Tile]:
     """Tiles the player to act may discard now, each kind once, sorted."""
     hand = state.players[state.turn].hand
     restricted = _restriction(state)
-    kinds = sorted_tiles({tile for tile in hand if tile != FEI and tile not in restricted})
+    kinds = in_tile_order({tile for tile in hand if tile != FEI and tile not in restricted})
     if not kinds and not _may_sink(state):
         # Only Fei left and no replacement to sink for: a Fei goes out as a plain discard.
         return [FEI] if FEI in hand else []
@@ -74,13 +74,15 @@ def _may_sink(state: DealState) -> bool:
 
 
 def _concealed_kong_tiles(state: DealState) -> list[Tile]:
-    hand = state.players[state.turn].hand
-    return sorted_tiles({tile for tile in hand if tile != FEI and hand.count(tile) == 4})
+    counts: dict[Tile, int] = {}
+    for tile in state.players[state.turn].hand:
+        counts[tile] = counts.get(tile, 0) + 1
+    return in_tile_order(tile for tile, count in counts.items() if count == 4 and tile != FEI)
 
 
 def _added_kong_tiles(state: DealState) -> list[Tile]:
     player = state.players[state.turn]
-    return sorted_tiles(
+    return in_tile_order(
         {
             meld.base_tile
             for meld in player.melds
@@ -91,8 +93,8 @@ def _added_kong_tiles(state: DealState) -> list[Tile]:
 
 def _swap_tiles(state: DealState) -> list[Tile]:
     player = state.players[state.turn]
-    return sorted_tiles(
-        {meld.fei_as for meld in player.melds if meld.fei_count and meld.fei_as in player.hand}  # type: ignore[misc]
+    return in_tile_order(
+        {meld.fei_as for meld in player.melds if meld.fei_count and meld.fei_as in player.hand}
     )
 
 
@@ -138,7 +140,9 @@ def apply_turn_action(state: DealState, action: Action, events: list[Event]) -> 
             raise IllegalActionError(
                 f"the {tile} pong holds a Fei: swap it out before making a kong", "fei_in_kong"
             )
-        _check_kong(state, tile, _added_kong_tiles(state), "a shown pong of it and the fourth in hand")
+        _check_kong(
+            state, tile, _added_kong_tiles(state), "a shown pong of it and the fourth in hand"
+        )
         assert tile is not None
         player.drawn = None
         open_rob_window(state, seat, tile, events)
@@ -149,18 +153,23 @@ def apply_turn_action(state: DealState, action: Action, events: list[Event]) -> 
     elif kind == SWAP:
         if tile not in _swap_tiles(state):
             raise IllegalActionError(
-                f"{seat} has no shown set whose Fei stands for {tile} with that tile in hand", "cannot_swap"
+                f"{seat} has no shown set whose Fei stands for {tile} with that tile in hand",
+                "cannot_swap",
             )
         assert tile is not None
         _swap(state, tile, events)
     else:
-        raise IllegalActionError(f"{seat} cannot {kind} now: it is {seat}'s turn to play", "not_now")
+        raise IllegalActionError(
+            f"{seat} cannot {kind} now: it is {seat}'s turn to play", "not_now"
+        )
 
 
 def _check_discard(state: DealState, tile: Tile | None) -> None:
     seat = state.turn
-    allowed = throwable_tiles(state)
-    if tile in allowed:
+    hand = state.players[seat].hand
+    if tile in hand and tile != FEI and tile not in state.forbidden:
+        return
+    if tile in throwable_tiles(state):
         return
     if tile not in state.players[seat].hand:
         raise IllegalActionError(f"{seat} holds no {tile} to discard", "tile_not_in_hand")
@@ -176,7 +185,9 @@ def _check_kong(state: DealState, tile: Tile | None, allowed: list[Tile], needs:
         return
     seat = state.turn
     if not state.drew_this_turn:
-        raise IllegalActionError(f"{seat} cannot declare a kong straight after a claim", "kong_after_claim")
+        raise IllegalActionError(
+            f"{seat} cannot declare a kong straight after a claim", "kong_after_claim"
+        )
     if state.wall_remaining <= 0:
         raise IllegalActionError("no kong: no replacement tile is left to draw", "no_replacement")
     raise IllegalActionError(f"{seat} cannot kong {tile}: that needs {needs}", "cannot_kong")
@@ -237,4 +248,12 @@ def _swap(state: DealState, tile: Tile, events: list[Event]) -> None:
     player.hand.append(FEI)
     if player.drawn == tile and tile not in player.hand:
         player.drawn = FEI  # the drawn tile went into the set; the Fei took its place
-    events.append({"type": "swap", "seat": seat, "tile": tile, "meld": player.melds[index].to_json(), "visible_to": None})
+    events.append(
+        {
+            "type": "swap",
+            "seat": seat,
+            "tile": tile,
+            "meld": player.melds[index].to_json(),
+            "visible_to": None,
+        }
+    )

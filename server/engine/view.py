@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine.deal import pending_seats
-from server.engine.deal_state import DealState
-from server.engine.tiles import sorted_tiles
+from server.engine.deal_state import DealState, in_tile_order
 
 
 def view(state: DealState, seat: str | None) -> dict[str, Any]:
@@ -49,7 +48,9 @@ def view(state: DealState, seat: str | None) -> dict[str, Any]:
         hand = list(player.hand)
         if player.drawn is not None:
             hand.remove(player.drawn)
-        shown["hand"] = sorted_tiles(hand)
+        shown["hand"] = in_tile_order(hand)
         shown["drawn_tile"] = player.drawn
-        shown["forbidden"] = list(state.forbidden) if state.turn == seat and state.phase == "discard" else []
+        shown["forbidden"] = (
+            list(state.forbidden) if state.turn == seat and state.phase == "discard" else []
+        )
     return shown
