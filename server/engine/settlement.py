@@ -40,13 +40,17 @@ def half_share(value: int) -> int:
     return (value + 1) // 2
 
 
-def kong_payments(variant: Variant, kong_seat: str, kind: str, discarder: str | None) -> list[Payment]:
+def kong_payments(
+    variant: Variant, kong_seat: str, kind: str, discarder: str | None
+) -> list[Payment]:
     """Payments for a kong, made at once: exposed from the discarder, others from each."""
     if kind == EXPOSED:
         assert discarder is not None
         return [payment(discarder, kong_seat, variant.exposed_kong_points, KONG)]
     points = variant.added_kong_points if kind == ADDED else variant.concealed_kong_points
-    return [payment(other, kong_seat, points, KONG) for other in variant.seats if other != kong_seat]
+    return [
+        payment(other, kong_seat, points, KONG) for other in variant.seats if other != kong_seat
+    ]
 
 
 def family_payments(variant: Variant, seat: str, complete_in_deal: bool) -> list[Payment]:
@@ -71,7 +75,9 @@ def hk_win_payments(variant: Variant, win: Win) -> list[Payment]:
     """Hong Kong: the shooter pays the value; on a self-draw each other player pays it."""
     if win.shooter is not None:
         return [payment(win.shooter, win.seat, win.points, WIN)]
-    return [payment(other, win.seat, win.points, WIN) for other in variant.seats if other != win.seat]
+    return [
+        payment(other, win.seat, win.points, WIN) for other in variant.seats if other != win.seat
+    ]
 
 
 def kaki3_win_payments(variant: Variant, win: Win) -> list[Payment]:

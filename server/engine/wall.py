@@ -50,5 +50,6 @@ def check_deal(variant: Variant, hands: Mapping[str, Sequence[Tile]], wall: Sequ
         if extra:
             parts.append(f"extra {format_tiles(extra)}")
         raise WallError(
-            f"hands and wall must hold the {variant.name} tile set exactly once: " + "; ".join(parts)
+            f"hands and wall must hold the {variant.name} tile set exactly once: "
+            + "; ".join(parts)
         )
