@@ -166,7 +166,7 @@ async function showDeal(dealId) {
       element("dt", { text: "Outcome" }), element("dd", { class: `outcome outcome-${deal.outcome}`, text: deal.outcome || "in progress" }),
       element("dt", { text: "Seed" }), element("dd", { text: String(deal.seed) }),
     ),
-    element("h3", { text: "Winners" }), winners,
+    element("h3", { text: "Winners" }), ...winners,
     element("h3", { text: "Players" }), players,
     element("h3", { text: "Payments" }), payments,
     element("h3", { text: `Actions (${deal.actions.length})` }), actions,

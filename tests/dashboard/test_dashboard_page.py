@@ -1,0 +1,168 @@
+"""The dashboard page in real Chromium (Debian's, through Playwright), against the real app
+served by uvicorn on a free port, reading the hand-made history from Postgres."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.postgres]
+
+CHROMIUM = Path(os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def live_app(history_database: tuple[str, dict[str, int]]) -> Iterator[tuple[str, Any]]:
+    """(base URL, app) of the real app on the history database, served in a thread."""
+    import uvicorn
+
+    from server.app import create_app
+
+    app = create_app(history_database[0])
+    if not any(getattr(route, "path", "") == "/dashboard" for route in app.routes):
+        from server.dashboard import install_error_handlers, router
+
+        install_error_handlers(app)
+        app.include_router(router)
+    app.state.admin_token = ""  # open, unless a test sets one
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", app
+    server.should_exit = True
+    thread.join(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium; skip without it unless MAHJONG_REQUIRE_BROWSER=1."""
+    if not (CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)):
+        if os.environ.get("MAHJONG_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _open_page(chromium: Any) -> tuple[Any, Any, list[str]]:
+    context = chromium.new_context()
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    # Nothing may leave the machine: any request not to the local server is a failure.
+    page.on(
+        "request",
+        lambda r: (
+            None if r.url.startswith(("http://127.0.0.1", "data:")) else problems.append(r.url)
+        ),
+    )
+    return context, page, problems
+
+
+def test_dashboard_shows_deals_breakdown_standings_and_charts(
+    live_app: tuple[str, Any], chromium: Any
+) -> None:
+    base, _app = live_app
+    context, page, problems = _open_page(chromium)
+    page.goto(f"{base}/dashboard")
+    rows = page.get_by_test_id("deal-row")
+    rows.first.wait_for()
+    assert rows.count() == 5
+    rows.nth(1).click()  # d4, the 3 Kaki win of Dee on Ana's discard
+    detail = page.get_by_test_id("deal-detail")
+    detail.get_by_test_id("deal-payments").wait_for()
+    assert "Dee" in detail.get_by_test_id("deal-winner").inner_text()
+    assert detail.get_by_test_id("deal-pattern").count() == 5
+    assert detail.get_by_test_id("deal-payments").locator("tbody tr").count() == 2
+    assert detail.get_by_test_id("deal-actions").locator("li").count() == 2
+
+    page.get_by_role("button", name="Standings").click()
+    page.get_by_test_id("standing-row").first.wait_for()
+    assert page.get_by_test_id("standing-row").first.inner_text().startswith("Dee")
+
+    page.get_by_role("button", name="Charts").click()
+    for chart in ("winning-fan", "outcomes", "patterns", "durations"):
+        bars = page.get_by_test_id(f"chart-{chart}").locator("svg rect")
+        bars.first.wait_for(state="attached")
+        assert bars.count() >= 3, chart
+    outcome_values = (
+        page.get_by_test_id("chart-outcomes")
+        .locator("svg rect")
+        .evaluate_all("rects => rects.map(r => Number(r.dataset.value))")
+    )
+    assert outcome_values == [3, 1, 1]  # win, draw, timeout
+    duration_values = (
+        page.get_by_test_id("chart-durations")
+        .locator("svg rect")
+        .evaluate_all("rects => rects.map(r => Number(r.dataset.value))")
+    )
+    assert duration_values == [0, 1, 1, 1, 1, 1]
+
+    page.get_by_role("button", name="Operations").click()
+    page.get_by_test_id("deal-limit-count").filter(has_text="1 deal").wait_for()
+    assert page.get_by_test_id("bot-cover").locator("tbody tr").count() == 2
+
+    # A filter narrows every view: 3 Kaki only.
+    page.get_by_role("button", name="Deals").click()
+    page.locator("select[name=variant]").select_option("kaki3")
+    page.get_by_role("button", name="Apply").click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=deal-row]').length === 2")
+    context.close()
+    assert problems == []
+
+
+def test_dashboard_asks_for_the_admin_token(live_app: tuple[str, Any], chromium: Any) -> None:
+    base, app = live_app
+    app.state.admin_token = "let-me-in"
+    try:
+        context, page, problems = _open_page(chromium)
+        page.goto(f"{base}/dashboard")
+        form = page.get_by_test_id("token-form")
+        form.wait_for(state="visible")
+        assert page.get_by_test_id("deal-row").count() == 0
+        page.locator("#token-input").fill("let-me-in")
+        page.get_by_role("button", name="Open").click()
+        page.get_by_test_id("deal-row").first.wait_for()
+        assert form.is_hidden()
+        # The token is remembered: a reload goes straight to the figures.
+        page.reload()
+        page.get_by_test_id("deal-row").first.wait_for()
+        context.close()
+        # The browser logs each refused (401) call as a failed resource load; anything
+        # else is a real error.
+        assert [p for p in problems if "401" not in p] == []
+    finally:
+        app.state.admin_token = ""
