@@ -1,0 +1,200 @@
+"""`mahjong-hall replay`: play a fixed deal from standard input and print what it paid.
+
+The input is one JSON object (CONTRACTS.md §5)::
+
+    {"variant": "kaki3", "hands": {"E": "...", "S": "...", "W": "..."},
+     "wall": "...", "actions": [{"seat": "E", "type": "discard", "tile": "2z"}, ...],
+     "round_wind": "E"}
+
+Decisions only: when a claim window (or a window to rob an added kong) is open and the next
+action is not a decision on it, every seat still deciding passes first. The end of the list
+counts as "not a claim" too, so a trailing discard is passed by everyone and play goes on to
+the next draw. If the actions run out before the deal ends, the state so far is printed with
+``"outcome": null``. See docs/scenarios.md.
+
+Every input problem exits 2 with one line on standard error; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from server.engine import (
+    Action,
+    DealSettings,
+    EngineError,
+    apply,
+    deal_from_wall,
+    parse_tiles,
+    pending_seats,
+    view,
+)
+
+USAGE_ERROR = 2
+
+# The decisions a seat may take while a discard (or an added kong) is waiting to be claimed.
+WINDOW_DECISIONS = ("chow", "pong", "kong", "win", "pass")
+WINDOW_PHASES = ("claim", "rob")
+
+
+class ReplayInputError(Exception):
+    """Input that cannot be replayed. The message is the one line printed on standard error."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """No options: the deal comes on standard input, the result goes to standard output."""
+    parser.epilog = "Reads the deal as JSON on standard input; see docs/scenarios.md."
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay standard input to standard output; 0 on success, 2 on bad input."""
+    return replay_stream(sys.stdin, sys.stdout, sys.stderr)
+
+
+def replay_stream(source: TextIO, out: TextIO, err: TextIO) -> int:
+    """Read a replay input from `source`, write the result JSON to `out` or one error line to `err`."""
+    try:
+        result = replay_document(source.read())
+    except ReplayInputError as error:
+        err.write(f"mahjong-hall replay: {error}\n")
+        return USAGE_ERROR
+    except Exception as error:  # noqa: BLE001 - a bug must still not print a traceback
+        err.write(f"mahjong-hall replay: internal error: {type(error).__name__}: {error}\n")
+        return 1
+    out.write(json.dumps(result, sort_keys=False) + "\n")
+    return 0
+
+
+def replay_document(text: str) -> dict[str, Any]:
+    """The replay result for a JSON document, or `ReplayInputError` saying what is wrong."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReplayInputError(f"input is not valid JSON: {error}") from error
+    if not isinstance(document, dict):
+        raise ReplayInputError("input must be one JSON object")
+    return replay_deal(document)
+
+
+def replay_deal(document: dict[str, Any]) -> dict[str, Any]:
+    """Deal the fixed hands and wall, apply the actions, and report the deal's result."""
+    state = _deal(document)
+    raw_actions = document.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise ReplayInputError("'actions' must be a list of action objects")
+    for index, raw_action in enumerate(raw_actions):
+        try:
+            action = Action.from_json(raw_action)
+        except EngineError as error:
+            raise ReplayInputError(f"action {index}: {error}") from error
+        if action.type != "timeout" and action.seat is None:
+            raise ReplayInputError(f"action {index}: every action needs a 'seat'")
+        if _is_ended(state):
+            raise ReplayInputError(f"action {index}: the deal has already ended")
+        if not _decides_open_window(state, action):
+            state = _pass_open_window(state, index)
+        try:
+            state, _events = apply(state, action)
+        except EngineError as error:
+            raise ReplayInputError(f"action {index}: {error}") from error
+    if not _is_ended(state):
+        state = _pass_open_window(state, len(raw_actions))
+    return _report(state)
+
+
+def _deal(document: dict[str, Any]) -> Any:
+    """The starting state of the fixed deal described by `document`."""
+    variant = document.get("variant")
+    if variant not in ("hk", "kaki3"):
+        raise ReplayInputError(f'\'variant\' must be "hk" or "kaki3", not {variant!r}')
+    round_wind = document.get("round_wind", "E")
+    if round_wind not in ("E", "S", "W", "N") or (variant == "kaki3" and round_wind != "E"):
+        raise ReplayInputError(f"'round_wind' {round_wind!r} is not a round wind of this table")
+    hands_text = document.get("hands")
+    if not isinstance(hands_text, dict):
+        raise ReplayInputError("'hands' must map each seat to its tiles")
+    wall_text = document.get("wall")
+    if not isinstance(wall_text, str):
+        raise ReplayInputError("'wall' must be a string of tiles")
+    try:
+        hands = {seat: parse_tiles(tiles) for seat, tiles in hands_text.items()}
+        wall = parse_tiles(wall_text)
+        return deal_from_wall(DealSettings(variant=variant, round_wind=round_wind), hands, wall)
+    except EngineError as error:
+        raise ReplayInputError(str(error)) from error
+
+
+def _is_ended(state: Any) -> bool:
+    return state.result is not None
+
+
+def _window_open(state: Any) -> bool:
+    return view(state, None)["phase"] in WINDOW_PHASES
+
+
+def _decides_open_window(state: Any, action: Action) -> bool:
+    """True when `action` is a decision on the discard (or added kong) now waiting.
+
+    Any claim, win or pass counts, even from a seat that may not make it: the engine then
+    says why it is illegal ("S cannot chow from W"), instead of the passes being implied
+    and the error becoming a confusing "not your turn".
+    """
+    if action.type == "timeout" or not _window_open(state):
+        return True
+    return action.type in WINDOW_DECISIONS
+
+
+def _pass_open_window(state: Any, index: int) -> Any:
+    """Every seat still deciding on the open window passes (the implied passes)."""
+    while not _is_ended(state) and _window_open(state):
+        seats = pending_seats(state)
+        if not seats:
+            break
+        try:
+            state, _events = apply(state, Action("pass", seats[0]))
+        except EngineError as error:
+            raise ReplayInputError(
+                f"action {index}: implied pass by {seats[0]}: {error}"
+            ) from error
+    return state
+
+
+def _report(state: Any) -> dict[str, Any]:
+    """The printed result: the deal's result, or the state so far when it has not ended."""
+    result = state.result
+    if result is None:
+        table = view(state, None)
+        return {
+            "outcome": None,
+            "winners": [],
+            "payments": _payments(table.get("payments", [])),
+            "scores": table.get("scores", {}),
+            "pending": pending_seats(state),
+        }
+    report = {
+        "outcome": result["outcome"],
+        "winners": [_winner(winner) for winner in result.get("winners", [])],
+        "payments": _payments(result.get("payments", [])),
+        "scores": result["scores"],
+    }
+    if "next_dealer" in result:
+        report["next_dealer"] = result["next_dealer"]
+    return report
+
+
+def _winner(winner: dict[str, Any]) -> dict[str, Any]:
+    """A winner as printed: the concealed hand is left out, the fan and what made it kept."""
+    keys = ("seat", "fan", "limit", "points", "patterns")
+    return {key: winner[key] for key in keys if key in winner}
+
+
+def _payments(payments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every payment that moved points. A zero payment is not a payment, so it is left out."""
+    return [
+        {"from": p["from"], "to": p["to"], "points": p["points"], "reason": p["reason"]}
+        for p in payments
+        if p["points"] != 0
+    ]
