@@ -1,27 +1,22 @@
 """Tile efficiency: how far a hand is from ready, and how many unseen tiles bring it closer.
 
-Shanten comes from the engine (`server.engine.hand.shanten`); the bot only memoises it,
-because one decision asks about the same few hundred hands over and over.
+Shanten comes from `quick_shanten`, a fast reading checked against the engine's
+`server.engine.hand.shanten` (see that module for why the bot does not call the engine's
+directly in its search).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 
-from server.engine.hand import shanten
-from server.engine.tiles import FEI, Tile, sort_key
-
-
-@lru_cache(maxsize=400_000)
-def _cached_shanten(tiles: tuple[Tile, ...], variant: str) -> int:
-    return shanten(tiles, variant)
+from server.bots.quick_shanten import quick_shanten, shanten_with_each
+from server.engine.tiles import FEI, Tile
 
 
-def hand_shanten(tiles: Iterable[Tile], variant: str) -> int:
+def hand_shanten(tiles: tuple[Tile, ...], variant: str) -> int:
     """Shanten of a concealed hand (order does not matter); -1 means complete."""
-    return _cached_shanten(tuple(sorted(tiles, key=sort_key)), variant)
+    return quick_shanten(tiles, variant)
 
 
 def nearby_kinds(tiles: Iterable[Tile], variant: str) -> list[Tile]:
@@ -43,7 +38,7 @@ def nearby_kinds(tiles: Iterable[Tile], variant: str) -> list[Tile]:
             kinds.add(f"{near}{tile[-1]}")
     if variant == "kaki3":
         kinds.add(FEI)
-    return sorted(kinds, key=sort_key)
+    return sorted(kinds)
 
 
 def useful_tiles(
@@ -56,14 +51,14 @@ def useful_tiles(
     """
     base = hand_shanten(tiles, variant) if current is None else current
     held = Counter(tiles)
+    candidates = [
+        kind for kind in nearby_kinds(tiles, variant) if unseen.get(kind, 0) > 0 and held[kind] < 4
+    ]
     count = 0
     kinds: list[Tile] = []
-    for kind in nearby_kinds(tiles, variant):
-        copies = unseen.get(kind, 0)
-        if copies <= 0 or held[kind] >= 4:
-            continue
-        if hand_shanten((*tiles, kind), variant) < base:
-            count += copies
+    for kind, after in shanten_with_each(tiles, variant, candidates).items():
+        if after < base:
+            count += unseen[kind]
             kinds.append(kind)
     return count, kinds
 

@@ -27,6 +27,8 @@ SHORTFALL_COST = 1.6
 FAN_WEIGHT = 0.04
 # Useful unseen tiles break ties between hands the same number of steps from ready.
 USEFUL_WEIGHT = 0.01
+# Useful-tile counts rarely pass this; hands further than this behind skip the count.
+USEFUL_SPAN = 0.7
 # A ready hand none of whose waits can win is treated as this far from ready.
 DEAD_READY_STEPS = 1.5
 
@@ -94,11 +96,19 @@ def evaluate_hand(
     bonus: tuple[Tile, ...],
     view: SeatView,
     level: str,
+    count_useful: bool = True,
 ) -> HandValue:
-    """Worth of holding `tiles` (3n+1 concealed tiles) with these shown sets and bonus tiles."""
+    """Worth of holding `tiles` (3n+1 concealed tiles) with these shown sets and bonus tiles.
+
+    With `count_useful` false the useful-tile count (the costly part, a tie-breaker worth
+    at most `USEFUL_SPAN`) is skipped, except for a ready hand, whose waits are needed.
+    """
     variant = view.variant
     steps = hand_shanten(tiles, variant)
-    useful, kinds = useful_tiles(tiles, variant, view.unseen, steps)
+    if count_useful or (steps == 0 and level != "baseline"):
+        useful, kinds = useful_tiles(tiles, variant, view.unseen, steps)
+    else:
+        useful, kinds = 0, []
     if level == "baseline":
         return HandValue(-steps + USEFUL_WEIGHT * useful, steps, useful, "efficiency", 0.0)
     if steps == 0:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from server.bots.evaluation import HandValue, evaluate_hand
+from server.bots.evaluation import USEFUL_SPAN, HandValue, evaluate_hand
 from server.bots.safety import caution, tile_danger
 from server.bots.seat_view import SeatView
 from server.engine.actions import Action
@@ -47,20 +47,32 @@ def best_discard(
     choices: list[Action],
     level: str,
 ) -> tuple[Action, float, HandValue]:
-    """The discard among `choices` leaving the best hand, its score and the hand's value."""
-    best: tuple[Action, float, HandValue] | None = None
+    """The discard among `choices` leaving the best hand, its score and the hand's value.
+
+    Two passes: every discard is first judged without the useful-tile count, then only
+    those close enough to the best for the count to matter are judged in full.
+    """
+    first: list[tuple[Action, Tile, float]] = []
     tried: set[Tile] = set()
     for action in choices:
         tile = action.tile
         if tile is None or tile in tried:
             continue
         tried.add(tile)
+        hand = evaluate_hand(without(tiles, [tile]), melds, view.bonus, view, level, False)
+        first.append((action, tile, discard_score(hand, tile, view, level)))
+    if not first:
+        raise ValueError("no discard to choose from")
+    leading = max(score for _, _, score in first)
+    best: tuple[Action, float, HandValue] | None = None
+    for action, tile, score in first:
+        if score < leading - USEFUL_SPAN:
+            continue
         hand = evaluate_hand(without(tiles, [tile]), melds, view.bonus, view, level)
         score = discard_score(hand, tile, view, level)
         if best is None or score > best[1]:
             best = (action, score, hand)
-    if best is None:
-        raise ValueError("no discard to choose from")
+    assert best is not None
     return best
 
 

@@ -23,7 +23,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(prog="mahjong-hall", description="Mahjong Hall server and tools")
+    parser = argparse.ArgumentParser(
+        prog="mahjong-hall", description="Mahjong Hall server and tools"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, summary) in COMMANDS.items():
         sub.add_parser(name, help=summary)
@@ -32,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2 if argv else 0
     name = argv[0]
     module = importlib.import_module(COMMANDS[name][0])
-    command_parser = argparse.ArgumentParser(prog=f"mahjong-hall {name}", description=COMMANDS[name][1])
+    command_parser = argparse.ArgumentParser(
+        prog=f"mahjong-hall {name}", description=COMMANDS[name][1]
+    )
     module.configure(command_parser)
     args = command_parser.parse_args(argv[1:])
     return int(module.run(args))

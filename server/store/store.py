@@ -6,7 +6,7 @@ One `Store` per process, shared by every room. It is safe to call from many task
 - Postgres takes writes from a connection pool; each call is its own transaction.
 
 `append_action` is the hot path (the server persists every action before broadcasting it):
-one INSERT and one commit, no reads.
+no reads, and concurrent appends share one INSERT and one commit (`action_log`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from server.store import reading
+from server.store.action_log import ActionLogWriter
 from server.store.deal_outcome import player_deal_rows, winners_fan, winners_patterns
 from server.store.errors import (
     DealFinishedError,
@@ -83,6 +84,7 @@ class Store:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        self._action_log = ActionLogWriter(self._writing)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -218,30 +220,23 @@ class Store:
     ) -> None:
         """Append one action to a deal's log; committed when this returns.
 
+        Concurrent appends from many tables are committed together (see `action_log`).
+
         Raises `DuplicateRecordError` if `seq` is already logged for the deal (the log is
         append-only: nothing is ever overwritten), `UnknownDealError` for an unknown deal.
         """
-        try:
-            async with self._writing() as conn:
-                await conn.execute(
-                    deal_actions.insert().values(
-                        deal_id=deal_id,
-                        seq=seq,
-                        seat=seat,
-                        action=action,
-                        at=at,
-                        by_bot=by_bot,
-                        bot_reason=bot_reason,
-                        deal_seconds_left=deal_seconds_left,
-                    )
-                )
-        except IntegrityError as error:
-            # Only now pay for a read, to say which of the two constraints was hit.
-            async with self.engine.connect() as conn:
-                found = await conn.scalar(select(deals.c.deal_id).where(deals.c.deal_id == deal_id))
-            if found is None:
-                raise UnknownDealError(f"no deal {deal_id}") from error
-            raise DuplicateRecordError(f"deal {deal_id} already has action seq {seq}") from error
+        await self._action_log.append(
+            {
+                "deal_id": deal_id,
+                "seq": seq,
+                "seat": seat,
+                "action": action,
+                "at": at,
+                "by_bot": by_bot,
+                "bot_reason": bot_reason,
+                "deal_seconds_left": deal_seconds_left,
+            }
+        )
 
     async def finish_deal(
         self,

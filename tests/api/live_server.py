@@ -189,6 +189,8 @@ class TableClient:
     async def play_until_result(self, timeout: float = 60) -> dict[str, Any]:
         """Play the seat with a bot until a `result` arrives; returns it."""
         deadline = time.monotonic() + timeout
+        if self.messages and self.messages[-1]["type"] == "state":
+            await self.act_if_due(self.messages[-1])  # a snapshot read before we started playing
         while True:
             message = await self.receive(timeout=max(0.1, deadline - time.monotonic()))
             if message["type"] == "result":
