@@ -28,7 +28,7 @@ FAN_WEIGHT = 0.04
 # Useful unseen tiles break ties between hands the same number of steps from ready.
 USEFUL_WEIGHT = 0.01
 # Useful-tile counts rarely pass this; hands further than this behind skip the count.
-USEFUL_SPAN = 0.7
+USEFUL_SPAN = 0.5
 # A ready hand none of whose waits can win is treated as this far from ready.
 DEAD_READY_STEPS = 1.5
 
@@ -117,6 +117,22 @@ def evaluate_hand(
             return HandValue(
                 FAN_WEIGHT * fan + 2 * USEFUL_WEIGHT * winners, 0, winners, "ready", fan
             )
+    key = (tuple(sorted(tiles)), melds, bonus)
+    best = view.memo.get(key)
+    if best is None:
+        best = _best_plan(tiles, melds, bonus, steps, view)
+        view.memo[key] = best
+    return HandValue(best.value + USEFUL_WEIGHT * useful, best.steps, useful, best.plan, best.fan)
+
+
+def _best_plan(
+    tiles: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    bonus: tuple[Tile, ...],
+    steps: int,
+    view: SeatView,
+) -> HandValue:
+    """The plan worth most for this hand (its value before the useful-tile count)."""
     best: HandValue | None = None
     for plan in hand_plans(tiles, melds, bonus, steps, view):
         plan_steps = max(plan.steps, steps)
@@ -126,6 +142,6 @@ def evaluate_hand(
         shortfall = max(0.0, view.min_fan - plan.fan)
         value = -plan_steps_value - SHORTFALL_COST * shortfall + FAN_WEIGHT * min(plan.fan, 10)
         if best is None or value > best.value:
-            best = HandValue(value, plan_steps, useful, plan.name, plan.fan)
+            best = HandValue(value, plan_steps, 0, plan.name, plan.fan)
     assert best is not None
-    return HandValue(best.value + USEFUL_WEIGHT * useful, best.steps, useful, best.plan, best.fan)
+    return best

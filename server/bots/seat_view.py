@@ -7,7 +7,7 @@ field below comes from the seat's own view, the same object a player's client re
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.melds import Meld
@@ -55,6 +55,8 @@ class SeatView:
     last_discard: tuple[str, Tile] | None
     opponents: tuple[OpponentView, ...]
     unseen: dict[Tile, int]
+    # Scratch space for one decision: hand readings already worked out (see evaluation).
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def min_fan(self) -> int:
@@ -87,10 +89,8 @@ def _seen_tiles(view: dict[str, Any], concealed: tuple[Tile, ...]) -> Counter[Ti
             seen.update(meld["tiles"])
         # Sunk Fei are laid among the bonus tiles as "j"; they are gone from play too.
         seen.update(tile for tile in public.get("bonus", ()) if tile == FEI)
-    # A discard claimed into a set is shown in the set; the view lists it there only once
-    # if the engine removed it from the discards, twice otherwise. Either way no count can
-    # go below zero in `unseen`, so over-counting a claimed tile costs nothing worse than
-    # calling it one copy scarcer.
+    # A claimed discard leaves the discarder's pile for the claimer's set, so it is
+    # counted once.
     return seen
 
 
