@@ -35,8 +35,8 @@ from server.engine import (
 
 USAGE_ERROR = 2
 
-# The decisions a seat may take while a discard (or an added kong) is waiting to be claimed.
-WINDOW_DECISIONS = ("chow", "pong", "kong", "win", "pass")
+# Actions that only make sense as a decision on a discard waiting to be claimed.
+CLAIM_ONLY_DECISIONS = ("chow", "pong", "kong", "pass")
 WINDOW_PHASES = ("claim", "rob")
 
 
@@ -138,13 +138,16 @@ def _window_open(state: Any) -> bool:
 def _decides_open_window(state: Any, action: Action) -> bool:
     """True when `action` is a decision on the discard (or added kong) now waiting.
 
-    Any claim, win or pass counts, even from a seat that may not make it: the engine then
-    says why it is illegal ("S cannot chow from W"), instead of the passes being implied
-    and the error becoming a confusing "not your turn".
+    A claim or a pass is always one, even from a seat that may not make it, so the engine
+    says why it is illegal ("S cannot chow ...") rather than the passes being implied and the
+    error becoming "not your turn". A win is one when its seat is still deciding; from any
+    other seat it is the next player's self-drawn win, after the passes.
     """
     if action.type == "timeout" or not _window_open(state):
         return True
-    return action.type in WINDOW_DECISIONS
+    if action.type == "win":
+        return action.seat in pending_seats(state)
+    return action.type in CLAIM_ONLY_DECISIONS
 
 
 def _pass_open_window(state: Any, index: int) -> Any:

@@ -122,10 +122,15 @@ def scenario_text(scenario: dict[str, Any]) -> str:
 
 def write_all() -> list[Path]:
     """Write every scenario file; returns their paths."""
-    from tests.scenarios.tools import specs_hk, specs_kaki3_play, specs_kaki3_settlement
+    from tests.scenarios.tools import (
+        specs_hk,
+        specs_kaki3_limits,
+        specs_kaki3_play,
+        specs_kaki3_settlement,
+    )
 
     written = []
-    for module in (specs_kaki3_settlement, specs_kaki3_play, specs_hk):
+    for module in (specs_kaki3_settlement, specs_kaki3_play, specs_kaki3_limits, specs_hk):
         for spec in module.SPECS:
             path = SCENARIO_DIR / f"{spec['name']}.json"
             path.write_text(scenario_text(build(spec)))
