@@ -128,7 +128,8 @@ SPECS = [
     {
         "name": "kaki3_last_discard_win_is_a_limit",
         "comment": (
-            "Seed 000: 'Last Discard Win, Limit: winning on the hand's last discard'. South draws the last "
+            "Seed 000: 'Last Discard Win, Limit: winning on the hand's last discard'; RULES.md: 'any limit hand "
+            "is 10' and 'limit: 24'. South draws the last "
             "drawable tile, 9p, and throws it; West wins on it (44p 55p 66p 7p 88p 11z + two Fei): limit, 24. "
             "South (shooter) pays 24, East 12. Extra Fei: West holds 2, South 2 (pays 0), East 0 (pays 2). "
             "Square-up: East 1f 1n 1a 1c = 4; South 2a 3a 2c + 2 Fei x 2 = 7: East pays South 3. "
@@ -305,7 +306,8 @@ SPECS = [
     {
         "name": "kaki3_heavenly_hand_after_deal_replacement",
         "comment": (
-            "Seed 000: 'Heavenly Hand, Limit: the Dealer wins on the dealt tiles.' East's dealt 1a is laid "
+            "Seed 000: 'Heavenly Hand, Limit: the Dealer wins on the dealt tiles.'; RULES.md: bonus tiles are "
+            "replaced 'in the deal', 'any limit hand is 10', 'limit: 24'. East's dealt 1a is laid "
             "out and replaced (7z) in the deal, as every bonus tile is; East then holds 123p 456p 789p 555z "
             "77z and wins before any discard. The deal's replacement is part of the dealt hand, not a "
             "bonus-replacement win: heavenly hand, limit, 24 from each. Nets: E +48, S -24, W -24."
