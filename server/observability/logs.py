@@ -99,12 +99,13 @@ class TokenScrubFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Always keeps the record, scrubbed in place."""
-        if isinstance(record.msg, str):
-            record.msg = scrub(record.msg)
-        if isinstance(record.args, dict):
-            record.args = _scrub_value(record.args)
-        elif isinstance(record.args, tuple):
-            record.args = tuple(_scrub_value(a) for a in record.args)
+        try:
+            # Scrub the merged message: "token=%s" with the token in args is only
+            # recognisable once the two are put together.
+            record.msg, record.args = scrub(record.getMessage()), None
+        except (TypeError, ValueError):  # a malformed format string: scrub the parts
+            record.msg = scrub(str(record.msg))
+            record.args = _scrub_value(record.args) if record.args else None
         for key, value in list(vars(record).items()):
             if key in _STANDARD_ATTRIBUTES:
                 continue
