@@ -80,4 +80,9 @@ def create_app(
         app.include_router(operations_router)
     except ImportError:  # operations are optional for the tables to work
         pass
+    from server.dashboard import install_error_handlers as install_dashboard_errors
+    from server.dashboard import router as dashboard_router
+
+    install_dashboard_errors(app)
+    app.include_router(dashboard_router)
     return app
