@@ -9,14 +9,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from server.bots.quick_shanten import quick_shanten, shanten_with_each
 from server.engine.tiles import FEI, Tile
 
 
-def hand_shanten(tiles: tuple[Tile, ...], variant: str) -> int:
-    """Shanten of a concealed hand (order does not matter); -1 means complete."""
+@lru_cache(maxsize=200_000)
+def _sorted_shanten(tiles: tuple[Tile, ...], variant: str) -> int:
     return quick_shanten(tiles, variant)
+
+
+def hand_shanten(tiles: tuple[Tile, ...], variant: str) -> int:
+    """Shanten of a concealed hand (order does not matter); -1 means complete.
+
+    Memoised on the sorted tiles: plans cut many candidate hands down to the same tiles.
+    """
+    return _sorted_shanten(tuple(sorted(tiles)), variant)
 
 
 def nearby_kinds(tiles: Iterable[Tile], variant: str) -> list[Tile]:

@@ -40,12 +40,16 @@ class SimulationTally:
     timeouts: int = 0
     winning_fans: list[int] = field(default_factory=list)
     decision_seconds: list[float] = field(default_factory=list)
+    # CPU time of the same decisions: what the bot itself costs on a machine shared with
+    # other work (wall-clock time also counts time spent waiting for a core).
+    decision_cpu_seconds: list[float] = field(default_factory=list)
     players: list[PlayerTally] = field(default_factory=list)
     elapsed: float = 0.0
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary of CONTRACTS.md §3 (and per-player figures)."""
         timings = sorted(self.decision_seconds)
+        cpu_timings = sorted(self.decision_cpu_seconds)
         players = [
             {
                 "player": index,
@@ -80,6 +84,8 @@ class SimulationTally:
             "decision_ms_p50": _percentile_ms(timings, 0.50),
             "decision_ms_p99": _percentile_ms(timings, 0.99),
             "decision_ms_max": round(timings[-1] * 1000, 3) if timings else 0.0,
+            "decision_cpu_ms_p50": _percentile_ms(cpu_timings, 0.50),
+            "decision_cpu_ms_p99": _percentile_ms(cpu_timings, 0.99),
             "players": players,
             "levels": by_level,
         }
@@ -112,12 +118,17 @@ def parse_levels(text: str | None, variant: str) -> list[str]:
 
 
 def play_deal(
-    variant: str, seed: str, level_of_seat: dict[str, str], timings: list[float]
+    variant: str,
+    seed: str,
+    level_of_seat: dict[str, str],
+    timings: list[float],
+    cpu_timings: list[float] | None = None,
 ) -> dict[str, Any]:
     """Play one bots-only deal to its end; returns the engine's result object.
 
-    Appends each decision's time (seconds) to `timings`. Raises `RuntimeError` if the deal
-    does not end within `MAX_DECISIONS_PER_DEAL` decisions.
+    Appends each decision's wall-clock time (seconds) to `timings`, and its CPU time to
+    `cpu_timings` when given. Raises `RuntimeError` if the deal does not end within
+    `MAX_DECISIONS_PER_DEAL` decisions.
     """
     state = new_deal(DealSettings(variant=variant), seed)
     for _ in range(MAX_DECISIONS_PER_DEAL):
@@ -127,9 +138,11 @@ def play_deal(
         seat = pending_seats(state)[0]
         legal = legal_actions(state, seat)
         seat_view = view(state, seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = choose_action(seat_view, legal, level_of_seat[seat])
         timings.append(time.perf_counter() - started)
+        if cpu_timings is not None:
+            cpu_timings.append(time.thread_time() - started_cpu)
         state, _ = apply(state, action)
     raise RuntimeError(f"deal {seed!r} did not end within {MAX_DECISIONS_PER_DEAL} decisions")
 
@@ -144,7 +157,13 @@ def simulate(variant: str, deals: int, seed: int, levels: list[str]) -> Simulati
     for number in range(deals):
         player_at = {seats[(p + number) % len(seats)]: p for p in range(len(seats))}
         level_of_seat = {seat: levels[p] for seat, p in player_at.items()}
-        result = play_deal(variant, f"{seed}:{number}", level_of_seat, tally.decision_seconds)
+        result = play_deal(
+            variant,
+            f"{seed}:{number}",
+            level_of_seat,
+            tally.decision_seconds,
+            tally.decision_cpu_seconds,
+        )
         tally.deals += 1
         outcome = result["outcome"]
         if outcome == "win":
