@@ -17,7 +17,11 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def _cases(name: str) -> list[Any]:
     lines = (GOLDEN / name).read_text().splitlines()
-    return [pytest.param(json.loads(line), id=f"{name}:{number}") for number, line in enumerate(lines, 1) if line.strip()]
+    return [
+        pytest.param(json.loads(line), id=f"{name}:{number}")
+        for number, line in enumerate(lines, 1)
+        if line.strip()
+    ]
 
 
 def _comparable(result: dict[str, Any]) -> dict[str, Any]:

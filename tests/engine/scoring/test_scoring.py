@@ -1,0 +1,211 @@
+"""score_hand's contract beyond the golden hands: validation, win points, table limits,
+the settlement helpers of 3 Kaki, and properties over random complete hands."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.engine.errors import EngineError, HandError
+from server.engine.melds import Meld
+from server.engine.scoring import FAN_CAP, MIN_FAN, score_hand, win_points
+from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
+from server.engine.scoring.types import WinFlags, WinningHand
+from server.engine.tiles import parse_tiles
+from tests.engine.scoring.hand_strategies import complete_hands
+
+
+def hand(variant: str, concealed: str, winning: str, **fields) -> WinningHand:
+    return WinningHand(
+        variant=variant,
+        seat_wind=fields.pop("seat", "S"),
+        concealed=tuple(parse_tiles(concealed)),
+        winning_tile=winning,
+        **fields,
+    )
+
+
+def test_tables():
+    assert MIN_FAN == {"hk": 3, "kaki3": 5}
+    assert FAN_CAP == {"hk": 8, "kaki3": 10}
+
+
+@pytest.mark.parametrize(
+    ("variant", "fan", "limit", "points"),
+    [
+        ("hk", 2, False, 0),
+        ("hk", 3, False, 8),
+        ("hk", 4, False, 16),
+        ("hk", 5, False, 24),
+        ("hk", 6, False, 32),
+        ("hk", 7, False, 48),
+        ("hk", 8, False, 64),
+        ("hk", 11, False, 64),
+        ("hk", 8, True, 64),
+        ("kaki3", 4, False, 0),
+        ("kaki3", 5, False, 8),
+        ("kaki3", 6, False, 10),
+        ("kaki3", 7, False, 12),
+        ("kaki3", 8, False, 14),
+        ("kaki3", 9, False, 16),
+        ("kaki3", 10, False, 24),
+        ("kaki3", 10, True, 24),
+    ],
+)
+def test_win_points(variant, fan, limit, points):
+    assert win_points(variant, fan, limit) == points
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(concealed="123m 456p 789s 555z 99m", winning="1p"),  # winning tile not in hand
+        dict(concealed="11111m 456p 789s 55z 9m", winning="9m"),  # five of a tile
+        dict(
+            concealed="123m 456p 789s 55z", winning="5z", melds=(Meld("pong", ("5z", "5z", "5z")),)
+        ),  # 5z x5
+        dict(
+            concealed="123m 456p 789s 55z", winning="5z", melds=(Meld("chow", ("1m", "3m", "4m")),)
+        ),
+        dict(
+            concealed="123m 456p 789s 55z",
+            winning="5z",
+            melds=(Meld("pong", ("1m", "1m", "1m"), concealed=True),),
+        ),
+        dict(concealed="123m 456p 789s 55z 1f", winning="5z"),  # bonus tile in the hand
+        dict(
+            concealed="123m 456p 789s 555z 99m", winning="9m", bonus=("1f",)
+        ),  # no bonus tiles at hk
+        dict(concealed="123m 456p 789s 555z 99m", winning="9m", seat="X"),
+    ],
+)
+def test_impossible_hk_hands_raise(bad):
+    fields = dict(bad)
+    with pytest.raises(HandError):
+        score_hand(hand("hk", fields.pop("concealed"), fields.pop("winning"), **fields))
+
+
+@pytest.mark.parametrize(
+    "melds",
+    [
+        (Meld("pong", ("5p", "j", "j")),),  # a shown set with two Fei
+        (Meld("kong", ("5p", "5p", "5p", "j")),),  # a kong never holds a Fei
+        (Meld("chow", ("4p", "j", "6p"), fei_as="7p"),),  # not a run
+        (Meld("chow", ("4p", "5p", "j")),),  # ambiguous: 3p or 6p, fei_as needed
+    ],
+)
+def test_impossible_kaki3_sets_raise(melds):
+    with pytest.raises(HandError):
+        score_hand(hand("kaki3", "123p 456p 789p 11z", "1z", melds=melds, bonus=("1f",)))
+
+
+def test_five_fei_counting_sunk_ones_raise():
+    with pytest.raises(HandError):
+        score_hand(hand("kaki3", "jjj 1p 123p 456p 789p 11z", "1z", bonus=("j", "j")))
+
+
+def test_kaki3_has_no_north_seat_and_only_an_east_round():
+    with pytest.raises(HandError):
+        score_hand(hand("kaki3", "123p 456p 789p 234p 11z", "1z", seat="N", bonus=("1f",)))
+    with pytest.raises(HandError):
+        score_hand(hand("kaki3", "123p 456p 789p 234p 11z", "1z", round_wind="S", bonus=("1f",)))
+
+
+def test_hand_error_is_an_engine_error():
+    assert issubclass(HandError, EngineError)
+
+
+def test_not_winning_results_carry_a_reason_and_no_points():
+    result = score_hand(hand("hk", "123m 456p 789s 1357z 9m", "9m"))
+    assert (result.valid, result.fan, result.points) == (False, 0, 0)
+    assert result.reason
+
+
+def test_a_shown_chow_with_one_possible_fei_tile_needs_no_fei_as():
+    result = score_hand(
+        hand(
+            "kaki3",
+            "555z 123p 789p 22p",
+            "2p",
+            melds=(Meld("chow", ("3p", "j", "5p")),),
+            bonus=("1a", "2a", "3a"),
+        )
+    )
+    assert result.valid and result.fan == 5
+
+
+def test_scoring_bonus_count_counts_what_scores_for_the_seat():
+    bonus = parse_tiles("1f 2f 4n 1a 3c 3n j")
+    assert scoring_bonus_count("S", bonus) == 4  # 2f own, 4n, 1a, 3c; not 1f, 3n or the Fei
+    assert scoring_bonus_count("E", bonus) == 4  # 1f own, 4n, 1a, 3c
+    assert scoring_bonus_count("W", bonus) == 4  # 3n own, 4n, 1a, 3c
+    assert scoring_bonus_count("S", []) == 0
+
+
+def test_complete_families():
+    assert complete_families(parse_tiles("1234f 123n 1234c")) == ["flowers", "faces"]
+    assert complete_families(parse_tiles("1234n 1234a j")) == ["seasons", "animals"]
+    assert complete_families([]) == []
+
+
+def test_honour_set_fan():
+    east = Meld("pong", ("1z", "1z", "1z"))
+    assert honour_set_fan("E", [east]) == 2  # the East set, and the dealer's seat wind
+    assert honour_set_fan("S", [east]) == 1
+    assert honour_set_fan("S", [Meld("pong", ("2z", "2z", "2z"))]) == 1
+    assert honour_set_fan("W", [Meld("pong", ("2z", "2z", "2z"))]) == 0
+    assert honour_set_fan("W", [Meld("kong", ("4z",) * 4, concealed=True)]) == 1
+    assert (
+        honour_set_fan("S", [Meld("pong", ("7z", "j", "7z")), Meld("chow", ("1p", "2p", "3p"))])
+        == 1
+    )
+    assert honour_set_fan("S", [Meld("pong", ("5p", "5p", "5p"))]) == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), variant=st.sampled_from(["hk", "kaki3"]))
+def test_every_built_hand_scores_within_the_table_limits(data, variant):
+    tiles = data.draw(complete_hands(variant))
+    winning = data.draw(st.sampled_from(tiles))
+    seat = data.draw(st.sampled_from(["E", "S", "W"]))
+    bonus = (
+        tuple(data.draw(st.lists(st.sampled_from(["1f", "2n", "3a", "4c"]), unique=True)))
+        if variant == "kaki3"
+        else ()
+    )
+    if variant == "kaki3" and tiles.count("j") + 0 > 4:
+        return
+    result = score_hand(
+        WinningHand(
+            variant,
+            seat,
+            tuple(tiles),
+            winning,
+            bonus=bonus,
+            flags=WinFlags(self_drawn=data.draw(st.booleans())),
+        )
+    )
+    assert 0 <= result.fan <= FAN_CAP[variant]
+    assert result.valid == (result.fan >= MIN_FAN[variant])
+    assert result.points == (win_points(variant, result.fan, result.limit) if result.valid else 0)
+    if result.limit:
+        assert result.fan == FAN_CAP[variant]
+        assert all(p.fan == FAN_CAP[variant] for p in result.patterns)
+    else:
+        assert min(sum(p.fan for p in result.patterns), FAN_CAP[variant]) == result.fan
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_more_bonus_tiles_never_lower_a_kaki3_hand(data):
+    tiles = data.draw(complete_hands("kaki3"))
+    base = ("2f",)  # scores nothing for South, but keeps "no bonus tiles" out of the way
+    extra = tuple(
+        data.draw(
+            st.lists(st.sampled_from(["1a", "2c", "4f", "4n", "3a"]), unique=True, min_size=1)
+        )
+    )
+    plain = score_hand(WinningHand("kaki3", "S", tuple(tiles), tiles[0], bonus=base))
+    richer = score_hand(WinningHand("kaki3", "S", tuple(tiles), tiles[0], bonus=base + extra))
+    assert richer.fan >= plain.fan
