@@ -9,6 +9,7 @@ superseded since (the seat already acted, the deal already ended) is recognised 
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -48,6 +49,8 @@ class PlayerAction:
     connection: Connection
     action: Any
     message_id: Any = None
+    # When the message arrived, for the action latency metric (queue wait included).
+    received_at: float = field(default_factory=time.perf_counter)
 
 
 @dataclass
@@ -117,4 +120,4 @@ class Resume:
 
 @dataclass
 class Shutdown:
-    """The server is stopping: close connections (1001) and end the actor, keeping the room open."""
+    """The server is stopping: close connections (1012) and end the actor, keeping the room open."""

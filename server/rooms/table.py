@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Coroutine
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +29,7 @@ from server.engine import (
     pending_seats,
     view,
 )
+from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.messages import epoch_ms, error_message, state_message
@@ -47,6 +49,8 @@ log = logging.getLogger(__name__)
 CLOSE_REPLACED = 4409
 CLOSE_ROOM_CLOSED = 4410
 CLOSE_GOING_AWAY = 1001
+# A server shutdown (SIGTERM): "service restart", so clients know to reconnect shortly.
+CLOSE_SERVICE_RESTART = 1012
 
 
 class DealInPlay:
@@ -136,17 +140,18 @@ class RoomActor:
             )
 
     async def stop(self) -> None:
-        """Stop for a server shutdown: connections close with 1001, the room stays open in the store."""
+        """Stop for a server shutdown: connections close with 1012, the room stays open in the store."""
         if self._task is None or self._task.done():
             return
         await self.queue.put(cmd.Shutdown())
         await self._task
 
     async def _run(self) -> None:
+        bind_log_context(room_id=self.room_id)  # every log line of this table names it
         while True:
             command = await self.queue.get()
             if isinstance(command, cmd.Shutdown):
-                self._close_connections(CLOSE_GOING_AWAY, "server shutting down")
+                self._close_connections(CLOSE_SERVICE_RESTART, "server restarting")
                 self._cancel_timers()
                 return
             try:
@@ -331,8 +336,8 @@ class RoomActor:
         assert seat is not None
         try:
             action = Action.from_json(command.action, seat=seat)
-        except ActionFormatError as error:
-            refuse("bad_action", str(error))
+        except (ActionFormatError, TypeError, ValueError) as error:
+            refuse("bad_action", str(error)[:300])
             return
         if action not in legal_actions(deal.state, seat):
             refuse(
@@ -344,6 +349,8 @@ class RoomActor:
             await self._play(action, by_bot=False, bot_reason=None)
         except IllegalActionError as error:
             refuse("not_legal", str(error))
+            return
+        metrics.action_latency.observe(time.perf_counter() - command.received_at)
 
     async def _on_turn_timer(self, seat: str, token: int, reason: str | None) -> None:
         deal = self.deal
@@ -364,6 +371,11 @@ class RoomActor:
         except Exception:  # a bot bug must not stall the table: take the safest legal move
             log.exception("room %s: bot failed for seat %s", self.room_id, seat)
             action = next((a for a in legal if a.type == "pass"), legal[0])
+        if reason in ("timeout", "disconnected"):
+            metrics.bot_takeovers.inc(reason=reason)
+            if reason == "timeout":
+                metrics.timeouts.inc()
+            log.info("bot plays seat %s of deal %s (%s)", seat, deal.deal_id, reason)
         await self._play(
             action.with_seat(seat) if action.seat is None else action,
             by_bot=True,
@@ -394,6 +406,7 @@ class RoomActor:
         )
         deal.next_log_seq += 1
         deal.state = new_state
+        metrics.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
         await self._table_changed()
 
     async def _table_changed(self) -> None:
@@ -507,6 +520,8 @@ class RoomActor:
             state=state,
             deadline=now + self.settings.deal_seconds,
         )
+        bind_log_context(deal_id=deal_id)
+        log.info("deal %s starts (deal %d of the game)", deal_id, deal_no)
         self.ready_for_next.clear()
         self.next_deal_at = None
         self._schedule(self.deal.deadline, cmd.DealTimeout(deal_id))
@@ -527,6 +542,7 @@ class RoomActor:
         if deal is None:
             await self._start_next_deal()
             return
+        bind_log_context(deal_id=deal.deal_id)
         self._schedule(deal.deadline, cmd.DealTimeout(deal.deal_id))
         await self._table_changed()
 
@@ -539,6 +555,8 @@ class RoomActor:
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()
         }
         await self.store.finish_deal(deal.deal_id, result, utc(now), player_scores)
+        metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))
+        log.info("deal %s ends: %s", deal.deal_id, result["outcome"])
         deal.ended = True
         deal.turns = {}
         for index, net in player_scores.items():

@@ -186,6 +186,10 @@ class TableClient:
         self.actions_sent += 1
         return True
 
+    def forget_answer(self) -> None:
+        """Allow answering the current decision again (after a refused send)."""
+        self._answered = None
+
     async def play_until_result(self, timeout: float = 60) -> dict[str, Any]:
         """Play the seat with a bot until a `result` arrives; returns it."""
         deadline = time.monotonic() + timeout
