@@ -1,0 +1,113 @@
+"""A real `mahjong-hall serve` killed with SIGKILL mid-deal comes back with the deal intact."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+
+from tests.api.deal_truth import check_messages_against_truth, logged_deals, true_states
+from tests.api.live_server import TableClient, free_port
+
+
+def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "MAHJONG_BOT_DELAY": "0.02",
+        "MAHJONG_BOT_LEVEL": "baseline",
+        "MAHJONG_NEXT_DEAL_SECONDS": "3600",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "server.cli.main",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    command += ["--database-url", f"sqlite+aiosqlite:///{database}"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+        if process.poll() is not None:
+            raise RuntimeError(process.stderr.read().decode() if process.stderr else "server died")
+    process.kill()
+    raise RuntimeError("server did not answer")
+
+
+def logged_action_count(database: Path) -> int:
+    with sqlite3.connect(database) as db:
+        return int(db.execute("SELECT count(*) FROM deal_actions").fetchone()[0])
+
+
+async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Path) -> None:
+    database = tmp_path / "crash.sqlite3"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(database, port)
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            room_id = (await http.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
+            ana = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
+            client = await TableClient.open(
+                f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={ana['token']}"
+            )
+            await http.post(f"/api/rooms/{room_id}/bots")
+            playing = asyncio.create_task(client.play_until_result(timeout=60))
+            while logged_action_count(database) < 8:
+                assert not playing.done(), "the deal should still be running"
+                await asyncio.sleep(0.01)
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=10)
+            try:
+                await playing
+            except (ConnectionClosed, TimeoutError):
+                pass
+            before = logged_deals(database, room_id)[0]
+            assert before["result"] is None and len(before["actions"]) >= 8
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+    server = start_server(database, port)
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            room = (await http.get(f"/api/rooms/{room_id}")).json()
+            assert room["status"] == "playing" and room["deal_no"] == 1
+            again = await TableClient.open(
+                f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={ana['token']}"
+            )
+            result = await again.play_until_result(timeout=60)
+            assert result["outcome"] in ("win", "draw")
+            after = logged_deals(database, room_id)[0]
+            # The earlier actions are intact, the deal went on from there, and the result is stored.
+            assert after["actions"][: len(before["actions"])] == before["actions"]
+            assert after["seed"] == before["seed"]
+            assert after["result"]["outcome"] == result["outcome"]
+            check_messages_against_truth(again.messages, "E", true_states(after))
+            stored = (await http.get(f"/api/rooms/{room_id}/results")).json()
+            assert [d["outcome"] for d in stored["deals"]] == [result["outcome"]]
+            await again.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
