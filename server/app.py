@@ -60,6 +60,9 @@ def create_app(
         )
         app.state.store = the_store
         app.state.rooms = manager
+        from server.observability import watch_rooms
+
+        watch_rooms(manager)  # /metrics reads rooms, tables and connections from it
         reopened = await manager.recover()
         if reopened:
             log.info("reopened %d rooms from the store", reopened)

@@ -12,6 +12,7 @@ from server.observability.logs import (
     uvicorn_log_config,
 )
 from server.observability.metrics import Counter, Gauge, HallMetrics, Histogram, metrics
+from server.observability.rooms_gauges import watch_rooms
 from server.observability.routes import router
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "router",
     "scrub",
     "uvicorn_log_config",
+    "watch_rooms",
 ]

@@ -244,7 +244,9 @@ class HallMetrics:
             "mahjong_connections", "Live WebSocket connections, by kind.", ["kind"]
         )
         self.actions = Counter(
-            "mahjong_actions", "Actions applied at the tables, by who took them.", ["by"]
+            "mahjong_actions",
+            "Actions applied at the tables, by who took them (clock: the deal time limit).",
+            ["by"],
         )
         self.action_latency = Histogram(
             "mahjong_action_latency_seconds",
@@ -263,7 +265,7 @@ class HallMetrics:
         )
         # Known label values start at zero, so a scraper sees every series from the first
         # scrape and rate() works from the first event.
-        for by in ("human", "bot"):
+        for by in ("human", "bot", "clock"):
             self.actions.inc(0, by=by)
         for reason in ("timeout", "disconnected"):
             self.bot_takeovers.inc(0, reason=reason)

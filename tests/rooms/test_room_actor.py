@@ -140,7 +140,7 @@ async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
     before = view(actor.deal.state, "E")
     deadline = actor.deal.deadline
     await manager.shutdown()
-    assert human.closed_with is not None and human.closed_with[0] == 1001
+    assert human.closed_with is not None and human.closed_with[0] == 1012
 
     reopened = RoomManager(store, clock, manager.table_settings)
     try:

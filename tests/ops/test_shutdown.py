@@ -1,0 +1,118 @@
+"""A clean shutdown on SIGTERM: the real `mahjong-hall serve` in a subprocess, a player
+connected mid-deal. The server stops accepting, tells the client it is restarting with
+close code 1012 ("service restart"), exits, and the room and its deal are still there
+when the server starts again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+CLOSE_SERVICE_RESTART = 1012
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(database_url: str, port: int) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PORT": str(port),
+        "MAHJONG_LOG_FORMAT": "json",
+        # Slow bots, so the deal is still running when the signal comes.
+        "MAHJONG_BOT_DELAY": "5",
+    }
+    return subprocess.Popen(
+        [str(Path(sys.executable).parent / "mahjong-hall"), "serve"],
+        cwd=REPOSITORY,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+async def _wait_ready(base: str, process: subprocess.Popen[str]) -> None:
+    async with httpx.AsyncClient(base_url=base) as client:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert process.poll() is None, "the server exited early"
+            try:
+                if (await client.get("/readyz")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.2)
+    raise AssertionError("the server never became ready")
+
+
+def _stop(process: subprocess.Popen[str]) -> str:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        output, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+        raise AssertionError(f"the server ignored SIGTERM:\n{output}") from None
+    return output
+
+
+async def test_sigterm_closes_tables_with_service_restart_and_keeps_the_deal(
+    tmp_path: Path,
+) -> None:
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'hall.sqlite3'}"
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = _serve(database_url, port)
+    try:
+        await _wait_ready(base, process)
+        async with httpx.AsyncClient(base_url=base) as client:
+            room_id = (await client.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
+            seat = (await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
+            assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+        socket_url = f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={seat['token']}"
+        async with connect(socket_url) as player:
+            first = json.loads(await asyncio.wait_for(player.recv(), 10))
+            assert first["type"] == "state"
+            process.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await asyncio.wait_for(player.recv(), 20)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == CLOSE_SERVICE_RESTART
+        output = _stop(process)
+        assert process.returncode in (0, -signal.SIGTERM), output
+        assert "Application shutdown complete." in output
+        # New connections are refused once the server has gone.
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"{base}/healthz", timeout=2)
+    finally:
+        _stop(process)
+
+    again = _serve(database_url, port)
+    try:
+        await _wait_ready(base, again)
+        async with httpx.AsyncClient(base_url=base) as client:
+            room = (await client.get(f"/api/rooms/{room_id}")).json()
+        assert room["status"] == "playing"
+        assert room["table"] is not None and room["table"]["phase"] != "ended"
+    finally:
+        _stop(again)
