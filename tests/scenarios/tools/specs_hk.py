@@ -403,6 +403,76 @@ SPECS = [
             "next_dealer": "S",
         },
     },
+    {
+        "name": "hk_earthly_hand",
+        "comment": (
+            "RULES.md Hong Kong: 'These limit hands score the cap, 8: ... earthly hand' (a win on the "
+            "dealer's first discard) and '8: 64 points', paid by the discarder. East's first discard, 7z, "
+            "completes South's hand: E -64, S +64."
+        ),
+        "variant": HK,
+        "hands": TWO_WAITS,
+        "front": "",
+        "back": "",
+        "actions": ["E discard 7z", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("S", 8, 64, "earthly_hand:8", limit=True)],
+            "payments": payments(("E", "S", 64, "win")),
+            "scores": {"E": -64, "S": 64, "W": 0, "N": 0},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "hk_four_concealed_pungs_on_the_pair",
+        "comment": (
+            "RULES.md Hong Kong: 'Four concealed pungs: a pung completed by a discard is not concealed. On a "
+            "discard win the winning tile must complete the pair.' North holds 111p 333p 555p 777p 9p and "
+            "wins on West's 9p, the pair: limit, 8 fan = 64, paid by West. (Compare hk_fan_capped_at_eight, "
+            "where the discard completes a pung: no limit.)"
+        ),
+        "variant": HK,
+        "hands": {
+            "E": "11m 22m 33m 44m 55m 66m 7m 1z",
+            "S": "11s 22s 33s 44s 55s 66s 7s",
+            "W": "9p 2p 4p 6p 8p 77s 88s 99s 1z 2z",
+            "N": "111p 333p 555p 777p 9p",
+        },
+        "front": "3z 3z",
+        "back": "",
+        "actions": ["E discard 1z", "S discard 3z", "W discard 9p", "N win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("N", 8, 64, "four_concealed_pungs:8", limit=True)],
+            "payments": payments(("W", "N", 64, "win")),
+            "scores": {"E": 0, "S": 0, "W": -64, "N": 64},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "hk_seven_pairs",
+        "comment": (
+            "RULES.md Hong Kong: 'Special hands, closed only: seven pairs' and 'Fan: seven pairs 4'. South "
+            "holds 11m 33m 55p 77p 99s 22z 6z and wins on West's 6z: 4 fan = 16, paid by West."
+        ),
+        "variant": HK,
+        "hands": {
+            "E": "11s 22s 33s 44s 55s 66s 7s 8s",
+            "S": "11m 33m 55p 77p 99s 22z 6z",
+            "W": "6z 7s 8s 9s 1p 2p 3p 4m 5m 6m 1z 2z 3z",
+            "N": "77m 88m 99m 4p 5p 6p 4z 1s 2s 3s",
+        },
+        "front": "4z 5z",
+        "back": "",
+        "actions": ["E discard 8s", "S discard 4z", "W discard 6z", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("S", 4, 16, "seven_pairs:4")],
+            "payments": payments(("W", "S", 16, "win")),
+            "scores": {"E": 0, "S": 16, "W": -16, "N": 0},
+            "next_dealer": "S",
+        },
+    },
     # Refusals common to both tables.
     {
         "name": "refused_wall_not_the_tile_set",

@@ -23,6 +23,8 @@ FIRST_21 = END_FRONT[: -len(" 6z")]
 # East and West without any 2z, for South's 2222z.
 EAST_NO_2Z = "11p 22p 33p 44p 1z 3z 4z 66z 9p"
 WEST_NO_2Z = "55p 66p 77p 88p 99p 3z 3z 7z"
+# East for South's four concealed pongs (333p 888p 555z and a pair): no 3p, 8p or 5z.
+KKH_EAST = "11p 22p 44p 55p 1z 2z 3z 66z 9p"
 
 SPECS = [
     {
@@ -327,6 +329,167 @@ SPECS = [
             "payments": payments(("S", "E", 24, "win"), ("W", "E", 24, "win")),
             "scores": {"E": 48, "S": -24, "W": -24},
             "next_dealer": "E",
+        },
+    },
+    {
+        "name": "kaki3_earthly_hand",
+        "comment": (
+            "Seed 000: 'Earthly Hand, Limit: winning on the Dealer's first discard'; RULES.md 'limit: 24' and "
+            "the discard split. East's very first discard, 7z, completes South's hand: limit, 24 from East "
+            "(shooter), 12 from West. Nets: S +36, E -24, W -12."
+        ),
+        "variant": K,
+        "hands": {
+            "E": "11p 22p 33p 44p 1z 2z 3z 4z 6z 7z",
+            "S": "123p 456p 789p 5z 1a 2a 3a",
+            "W": WEST,
+        },
+        "front": "",
+        "back": "5z 5z 7z",
+        "actions": ["E discard 7z", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("S", 10, 24, "earthly_hand:10", limit=True)],
+            "payments": payments(("E", "S", 24, "win"), ("W", "S", 12, "win")),
+            "scores": {"E": -24, "S": 36, "W": -12},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "kaki3_sunk_fei_is_a_bonus_tile_for_no_bonus_tiles",
+        "comment": (
+            'RULES.md: \'"No Bonus Tiles" is a limit hand ... A Fei held in the hand or in a shown set is not '
+            "a bonus tile; a sunk Fei is.' South is dealt no bonus tile, sinks its Fei and wins on the "
+            "replacement 4z: 123p 456p 555z 666z 44z = dragon sets 2 + half flush 1 + Fei set aside 1 + bonus "
+            "replacement win 1 = 5 fan = 8, not the limit. Self-drawn: 8 from each, and 1 each for the sunk "
+            "Fei. Nets: S +18, E -9, W -9."
+        ),
+        "variant": K,
+        "hands": {"E": "11p 22p 33p 44p 1z 2z 3z 4z 77z", "S": "123p 456p 555z 666z j", "W": WEST},
+        "front": "4z",
+        "back": "4z",
+        "actions": ["E discard 1z", "S sink", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [
+                winner(
+                    "S",
+                    5,
+                    8,
+                    "dragon_set:1 dragon_set:1 half_flush:1 fei_set_aside:1 bonus_replacement_win:1",
+                )
+            ],
+            "payments": payments(
+                ("E", "S", 8, "win"),
+                ("W", "S", 8, "win"),
+                ("E", "S", 1, "extra_fei"),
+                ("W", "S", 1, "extra_fei"),
+            ),
+            "scores": {"E": -9, "S": 18, "W": -9},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "kaki3_extra_fei_two_against_one",
+        "comment": (
+            "RULES.md extra Fei: 'each loser pays the winner 1 point for each Fei the winner holds beyond the "
+            "loser's own count'. South wins on West's 7z holding two Fei (78p-Fei, 7z-Fei eye): dragon set 1 "
+            "+ half flush 1 + animals 3 = 5 fan = 8; West 8, East 4. East holds one Fei: pays 2 - 1 = 1; West "
+            "none: pays 2. Square-up: East's Fei counts 2, West 0: West pays East 2. "
+            "Nets: S +15, E -4-1+2 = -3, W -8-2-2 = -12."
+        ),
+        "variant": K,
+        "hands": {
+            "E": "11p 22p 33p 44p 1z 2z 3z 4z 6z j",
+            "S": "123p 456p 78p jj 1a 2a 3a",
+            "W": WEST,
+        },
+        "front": "4z 3z",
+        "back": "5z 5z 5z",
+        "actions": BASE_ACTIONS,
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("S", 5, 8, "dragon_set:1 half_flush:1 animal:1 animal:1 animal:1")],
+            "payments": payments(
+                ("W", "S", 8, "win"),
+                ("E", "S", 4, "win"),
+                ("E", "S", 1, "extra_fei"),
+                ("W", "S", 2, "extra_fei"),
+                ("W", "E", 2, "square_up"),
+            ),
+            "scores": {"E": -3, "S": 15, "W": -12},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "kaki3_all_chow_full_flush",
+        "comment": (
+            "Seed 000 / RULES.md fan: 'All Chow needs four chows and an eye of Tong' (1), full flush (3). "
+            "South wins on West's 5p with 123p 234p 567p 789p 55p and one animal: 3 + 1 + 1 = 5 fan = 8. "
+            "West 8, East 4. Nets: S +12, W -8, E -4."
+        ),
+        "variant": K,
+        "hands": {"E": EAST, "S": "123p 234p 567p 789p 1a", "W": "55p 66p 77p 88p 99p 2z 3z 7z"},
+        "front": "4z 3z",
+        "back": "5p",
+        "actions": ["E discard 1z", "S discard 4z", "W discard 5p", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("S", 5, 8, "full_flush:3 all_chow:1 animal:1")],
+            "payments": payments(("W", "S", 8, "win"), ("E", "S", 4, "win")),
+            "scores": {"E": -4, "S": 12, "W": -8},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "kaki3_kang_kang_hu_on_a_discard_pong",
+        "comment": (
+            "RULES.md: 'Kang Kang Hu (four concealed pongs): four pongs ... made in the hand, with the winning "
+            "tile completing one of the pongs, never the eye. A pong completed by the winning discard still "
+            "counts.' South holds 333p 888p 555z 77z 44z and wins on West's 7z, completing 777z: limit, 24. "
+            "West 24, East 12. Nets: S +36, W -24, E -12."
+        ),
+        "variant": K,
+        "hands": {
+            "E": KKH_EAST,
+            "S": "333p 888p 55z 77z 44z 1a",
+            "W": "66p 77p 99p 1p 2p 2z 3z 7z 6p 4p",
+        },
+        "front": "9p 3z",
+        "back": "5z",
+        "actions": ["E discard 1z", "S discard 9p", "W discard 7z", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [winner("S", 10, 24, "four_concealed_pongs:10", limit=True)],
+            "payments": payments(("W", "S", 24, "win"), ("E", "S", 12, "win")),
+            "scores": {"E": -12, "S": 36, "W": -24},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "kaki3_four_pongs_won_on_the_eye_is_not_kang_kang_hu",
+        "comment": (
+            "RULES.md: Kang Kang Hu needs 'the winning tile completing one of the pongs, never the eye'. South "
+            "holds 333p 888p 555z 777z 4z and wins on West's 4z, the eye: no limit. All pong 2 + dragon sets 2 "
+            "+ half flush 1 + animal 1 = 6 fan = 10. West 10, East 5. Nets: S +15, W -10, E -5."
+        ),
+        "variant": K,
+        "hands": {
+            "E": KKH_EAST,
+            "S": "333p 888p 55z 777z 4z 1a",
+            "W": "66p 77p 99p 1p 2p 2z 3z 4z 6p 4p",
+        },
+        "front": "9p 3z",
+        "back": "5z",
+        "actions": ["E discard 1z", "S discard 9p", "W discard 4z", "S win"],
+        "expect": {
+            "outcome": "win",
+            "winners": [
+                winner("S", 6, 10, "all_pong:2 dragon_set:1 dragon_set:1 half_flush:1 animal:1")
+            ],
+            "payments": payments(("W", "S", 10, "win"), ("E", "S", 5, "win")),
+            "scores": {"E": -5, "S": 15, "W": -10},
+            "next_dealer": "S",
         },
     },
 ]
