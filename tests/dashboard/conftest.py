@@ -76,12 +76,6 @@ async def dashboard(
     """An HTTP client on the real app, reading the history, with no admin token set."""
     monkeypatch.delenv("MAHJONG_ADMIN_TOKEN", raising=False)
     app = create_app(store=history_store)
-    if not any(getattr(route, "path", "") == "/dashboard" for route in app.routes):
-        # Until create_app includes the dashboard itself.
-        from server.dashboard import install_error_handlers, router
-
-        install_error_handlers(app)
-        app.include_router(router)
     # The ASGI transport does not run the lifespan, so the store and an idle room manager
     # (no open rooms: the history's rooms are all finished) are set here.
     app.state.store = history_store

@@ -42,11 +42,6 @@ def live_app(history_database: tuple[str, dict[str, int]]) -> Iterator[tuple[str
     from server.app import create_app
 
     app = create_app(history_database[0])
-    if not any(getattr(route, "path", "") == "/dashboard" for route in app.routes):
-        from server.dashboard import install_error_handlers, router
-
-        install_error_handlers(app)
-        app.include_router(router)
     app.state.admin_token = ""  # open, unless a test sets one
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
