@@ -107,8 +107,8 @@ def _cached_decompositions(counts: tuple[int, ...], fei: int) -> tuple[Decomposi
 
 
 # A suit's reading: its sets, its eye as (tile, Fei in it) or None, and the Fei it used.
-_SuitReading = tuple[tuple[HandSet, ...], tuple[Tile, int] | None, int]
-_SUIT_STARTS = (0, 9, 18, 27)
+SuitReading = tuple[tuple[HandSet, ...], tuple[Tile, int] | None, int]
+SUIT_STARTS = (0, 9, 18, 27)
 
 
 def _combine_suits(
@@ -122,10 +122,10 @@ def _combine_suits(
         if fei == 2 and need_eye:
             return [((), (FEI, 2))]
         return []
-    begin = _SUIT_STARTS[suit]
+    begin = SUIT_STARTS[suit]
     end = begin + (7 if suit == 3 else 9)
     joined: list[tuple[tuple[HandSet, ...], tuple[Tile, int]]] = []
-    for sets, eye, used in _suit_readings(counts[begin:end], suit, fei, need_eye):
+    for sets, eye, used in suit_readings(counts[begin:end], suit, fei, need_eye):
         for rest_sets, rest_eye in _combine_suits(
             counts, suit + 1, fei - used, need_eye and eye is None
         ):
@@ -134,9 +134,9 @@ def _combine_suits(
 
 
 @lru_cache(maxsize=100_000)
-def _suit_readings(
+def suit_readings(
     counts: tuple[int, ...], suit: int, fei: int, eye_allowed: bool
-) -> tuple[_SuitReading, ...]:
+) -> tuple[SuitReading, ...]:
     """Every reading of one suit's tiles as sets (and perhaps the eye), using up to `fei` Fei.
 
     The lowest tile must sit in the eye, a pong, or a chow it starts (or, with a Fei below
@@ -146,9 +146,9 @@ def _suit_readings(
     first = next((index for index, count in enumerate(counts) if count), -1)
     if first < 0:
         return (((), None, 0),)
-    offset = _SUIT_STARTS[suit]
+    offset = SUIT_STARTS[suit]
     tile = PLAYABLE_KINDS[offset + first]
-    results: list[_SuitReading] = []
+    results: list[SuitReading] = []
 
     def branch(
         uses: tuple[int, ...], fei_used: int, new_set: HandSet | None, eye: Tile | None
@@ -156,7 +156,7 @@ def _suit_readings(
         rest = list(counts)
         for index in uses:
             rest[index] -= 1
-        tails = _suit_readings(tuple(rest), suit, fei - fei_used, eye_allowed and eye is None)
+        tails = suit_readings(tuple(rest), suit, fei - fei_used, eye_allowed and eye is None)
         for sets, tail_eye, tail_used in tails:
             if new_set is not None:
                 sets = (new_set, *sets)

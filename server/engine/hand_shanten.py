@@ -120,6 +120,16 @@ def thirteen_orphans_shanten(counts: tuple[int, ...]) -> int:
     return 13 - kinds - (1 if has_pair else 0)
 
 
+_ORPHANS = frozenset(_ORPHAN_INDEXES)
+
+
+def is_thirteen_orphans_counts(counts: tuple[int, ...]) -> bool:
+    """Thirteen orphans: only terminals and honours, each of the thirteen, one of them twice."""
+    if any(count for index, count in enumerate(counts) if index not in _ORPHANS):
+        return False
+    return thirteen_orphans_shanten(counts) == -1
+
+
 @lru_cache(maxsize=100_000)
 def _suit_complete(counts: tuple[int, ...], chows: bool, with_eye: bool) -> bool:
     """Can one suit's tiles be read as sets only (or sets and the eye)?"""

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from server.engine.errors import HandError
-from server.engine.hand_counts import hand_counts
-from server.engine.hand_shanten import seven_pairs_shanten, thirteen_orphans_shanten
+from server.engine.hand_shanten import is_thirteen_orphans_counts
 from server.engine.melds import Meld
 from server.engine.scoring.hk import (
     HK_LIMITS,
@@ -26,7 +25,8 @@ from server.engine.scoring.kaki3 import (
     kaki3_fixed_tally,
     kaki3_shape_tally,
 )
-from server.engine.scoring.readings import meld_read_set, readings
+from server.engine.scoring.readings import meld_read_set
+from server.engine.scoring.readings import readings as hand_readings
 from server.engine.scoring.shape import Tally
 from server.engine.scoring.types import Pattern, ScoreResult, WinFlags, WinningHand
 from server.engine.scoring.validate import normalise_meld, validate_hand
@@ -71,7 +71,7 @@ def score_hand(hand: WinningHand) -> ScoreResult:
     does not win comes back with ``valid=False``, a `reason` and ``points=0``; its `fan` is
     the best complete reading's, or 0 when the tiles make no winning shape.
     """
-    melds = validate_hand(hand)
+    melds, counts, fei = validate_hand(hand)
     variant = hand.variant
     expected = 14 - 3 * len(melds)
     if len(hand.concealed) != expected:
@@ -83,7 +83,7 @@ def score_hand(hand: WinningHand) -> ScoreResult:
         )
     best: Tally | None = None
     best_key = (-1, False, -1, -1)
-    for tally in _tallies(hand, melds):
+    for tally in _tallies(hand, melds, counts, fei):
         key = _rank(tally, variant)
         if key > best_key:
             best, best_key = tally, key
@@ -114,21 +114,22 @@ def _rank(tally: Tally, variant: str) -> tuple[int, bool, int, int]:
     return (min(tally.fan, cap), False, tally.fan, 0)
 
 
-def _tallies(hand: WinningHand, melds: tuple[Meld, ...]) -> Iterator[Tally]:
+def _tallies(
+    hand: WinningHand, melds: tuple[Meld, ...], counts: tuple[int, ...], fei: int
+) -> Iterator[Tally]:
     """A tally for every reading of the hand."""
     variant = hand.variant
-    counts, fei = hand_counts(hand.concealed, variant)
     shown = tuple(meld_read_set(meld) for meld in melds)
     if variant == "hk":
-        for reading in readings(counts, fei, shown, hand.winning_tile):
+        for reading in hand_readings(counts, fei, shown, hand.winning_tile):
             yield hk_standard_tally(reading, hand)
-        if not melds and seven_pairs_shanten(counts) == -1:
+        if not melds and all(count in (0, 2, 4) for count in counts):
             yield hk_seven_pairs_tally(hand)
-        if not melds and thirteen_orphans_shanten(counts) == -1:
+        if not melds and is_thirteen_orphans_counts(counts):
             yield hk_thirteen_orphans_tally(hand)
         return
     fixed = kaki3_fixed_tally(hand, melds)
-    for reading in readings(counts, fei, shown, hand.winning_tile):
+    for reading in hand_readings(counts, fei, shown, hand.winning_tile):
         choices = (
             [reading.with_eye(eye) for eye in FEI_EYE_CHOICES] if reading.eye == FEI else [reading]
         )

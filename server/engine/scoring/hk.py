@@ -87,7 +87,12 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
         limits.append("all_honours")
     if facts.all_terminals:
         limits.append("all_terminals")
-    if not hand.melds and _is_nine_gates(hand.concealed):
+    if (
+        not hand.melds
+        and len(facts.suits) == 1
+        and not facts.honour_tiles
+        and _is_nine_gates(hand.concealed)
+    ):
         limits.append("nine_gates")
     if _four_concealed_pungs(reading, hand):
         limits.append("four_concealed_pungs")

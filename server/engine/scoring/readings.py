@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from server.engine.hand import decompositions_of_counts
+from server.engine.hand import SUIT_STARTS
+from server.engine.hand_counts import PLAYABLE_KINDS
 from server.engine.melds import CHOW, PONG, Meld
 from server.engine.tiles import FEI, Tile
 
@@ -19,7 +20,8 @@ from server.engine.tiles import FEI, Tile
 class ReadSet(NamedTuple):
     """One set of a reading.
 
-    `tile` is the pong or kong's tile, or a chow's lowest tile. `in_hand` is true for a set
+    `tile` is the pong or kong's tile; for a chow, a tile of its suit (a shown chow's
+    lowest tile; for a chow read from the hand ``1`` of its suit, as only the suit counts). `in_hand` is true for a set
     read from the concealed tiles; `concealed` also covers a concealed kong. (A named
     tuple rather than a dataclass: scoring builds many of these and speed matters.)
     """
@@ -62,46 +64,141 @@ def meld_read_set(meld: Meld) -> ReadSet:
     return ReadSet(meld.kind, lowest, False, meld.concealed, meld.fei_count)
 
 
-# The concealed part of a reading: hand sets, eye tile, Fei in the eye.
-_ConcealedReading = tuple[tuple[ReadSet, ...], Tile, int]
+class ConcealedReading(NamedTuple):
+    """What scoring needs from one way to read the concealed tiles.
+
+    `pongs` are the tiles of the pongs; `chow_suits` one suit letter per chow (only a
+    chow's suit matters at either table); `eye` and `eye_fei` as in `Decomposition`;
+    `fei_pong` tells whether some pong holds a Fei (a drawn Fei can finish it).
+    """
+
+    pongs: tuple[Tile, ...]
+    chow_suits: tuple[str, ...]
+    eye: Tile
+    eye_fei: int
+    fei_pong: bool
+
+
+# One suit's share of a concealed reading: pongs, chows, eye (tile, Fei) or None, Fei used,
+# and whether a pong holds a Fei.
+_SuitShare = tuple[tuple[Tile, ...], int, tuple[Tile, int] | None, int, bool]
+
+
+@lru_cache(maxsize=100_000)
+def _suit_shares(
+    counts: tuple[int, ...], suit: int, fei: int, eye_allowed: bool
+) -> tuple[_SuitShare, ...]:
+    """Every distinct-scoring reading of one suit's tiles, using up to `fei` Fei.
+
+    The same walk as `hand.suit_readings` (the lowest tile sits in the eye, a pong, or a
+    chow), but it records only pong tiles, the chow count, the eye, the Fei used and
+    whether a pong holds a Fei, so readings that score alike merge at every step.
+    """
+    first = next((index for index, count in enumerate(counts) if count), -1)
+    if first < 0:
+        return (((), 0, None, 0, False),)
+    tile = PLAYABLE_KINDS[SUIT_STARTS[suit] + first]
+    shares: dict[_SuitShare, None] = {}
+
+    def take(uses: tuple[int, ...], fei_used: int, pong: bool, chow: bool, eye: bool) -> None:
+        rest = list(counts)
+        for index in uses:
+            rest[index] -= 1
+        tails = _suit_shares(tuple(rest), suit, fei - fei_used, eye_allowed and not eye)
+        for pongs, chows, tail_eye, used, fei_pong in tails:
+            shares[
+                (
+                    (tile, *pongs) if pong else pongs,
+                    chows + chow,
+                    (tile, fei_used) if eye else tail_eye,
+                    used + fei_used,
+                    fei_pong or (pong and fei_used > 0),
+                )
+            ] = None
+
+    count = counts[first]
+    if eye_allowed:
+        if count >= 2:
+            take((first, first), 0, False, False, True)
+        if fei >= 1:
+            take((first,), 1, False, False, True)
+    if count >= 3:
+        take((first, first, first), 0, True, False, False)
+    if count >= 2 and fei >= 1:
+        take((first, first), 1, True, False, False)
+    if fei >= 2:
+        take((first,), 2, True, False, False)
+    if suit < 3:
+        # A chow holds at most one Fei: three real tiles, a Fei in the gap, or a Fei beside
+        # two neighbours (above or below them: both score alike, so one branch).
+        if first <= 6 and counts[first + 1] and counts[first + 2]:
+            take((first, first + 1, first + 2), 0, False, True, False)
+        if fei >= 1:
+            if first <= 6 and counts[first + 2]:
+                take((first, first + 2), 1, False, True, False)
+            if first <= 7 and counts[first + 1]:
+                take((first, first + 1), 1, False, True, False)
+    return tuple(shares)
+
+
+_SUIT_LETTERS = ("m", "p", "s", "z")
 
 
 @lru_cache(maxsize=50_000)
-def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[_ConcealedReading, ...]:
-    """The decompositions of a concealed hand as reading sets, one per distinct score.
+def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[ConcealedReading, ...]:
+    """Every distinct-scoring reading of a concealed hand (counts as in `hand_counts`).
 
-    Two decompositions that differ only in which run a chow covers score the same at both
-    tables (only a chow's suit matters), so only the first of them is kept.
+    Works suit by suit like `hand.decompositions`, but keeps only what scoring looks at,
+    so the many ways of placing Fei that score alike collapse early.
     """
-    seen: set[tuple[object, ...]] = set()
-    found: list[_ConcealedReading] = []
-    for decomposition in decompositions_of_counts(counts, fei):
-        hand_sets = tuple(
-            ReadSet(s.kind, s.base_tile, True, True, s.fei_count) for s in decomposition.sets
-        )
-        key = (
-            tuple(
-                sorted((s.tile[-1], 0) if s.kind == CHOW else (s.tile, s.fei) for s in hand_sets)
-            ),
-            decomposition.eye,
-            decomposition.eye_fei,
-        )
-        if key not in seen:
-            seen.add(key)
-            found.append((hand_sets, decomposition.eye, decomposition.eye_fei))
+    if (sum(counts) + fei) % 3 != 2:
+        return ()
+    # Partial readings: pongs, chow suits, eye or None, Fei left, some pong holds a Fei.
+    partial: dict[
+        tuple[tuple[Tile, ...], tuple[str, ...], tuple[Tile, int] | None, int, bool], None
+    ] = {((), (), None, fei, False): None}
+    for suit, begin in enumerate(SUIT_STARTS):
+        block = counts[begin : begin + (7 if suit == 3 else 9)]
+        grown: dict[
+            tuple[tuple[Tile, ...], tuple[str, ...], tuple[Tile, int] | None, int, bool], None
+        ] = {}
+        for pongs, chows, eye, left, fei_pong in partial:
+            for suit_pongs, suit_chows, suit_eye, used, suit_fei_pong in _suit_shares(
+                block, suit, left, eye is None
+            ):
+                key = (
+                    pongs + suit_pongs,
+                    chows + (_SUIT_LETTERS[suit],) * suit_chows,
+                    eye if suit_eye is None else suit_eye,
+                    left - used,
+                    fei_pong or suit_fei_pong,
+                )
+                grown[key] = None
+        partial = grown
+    found: list[ConcealedReading] = []
+    for pongs, chows, eye, left, fei_pong in partial:
+        # Fei still left over can only be the eye (a set needs a real tile).
+        if eye is not None and left == 0:
+            found.append(ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong))
+        elif eye is None and left == 2:
+            found.append(ConcealedReading(pongs, chows, FEI, 2, fei_pong))
     return tuple(found)
 
 
 def readings(
     counts: tuple[int, ...], fei: int, shown: tuple[ReadSet, ...], winning_tile: Tile
 ) -> Iterator[Reading]:
-    """Every reading of the hand: each decomposition of the concealed counts joined to the
+    """Every reading of the hand: each way to read the concealed counts joined to the
     shown sets, with where the winning tile can sit."""
-    for hand_sets, eye, eye_fei in concealed_readings(counts, fei):
+    for concealed in concealed_readings(counts, fei):
+        eye, eye_fei = concealed.eye, concealed.eye_fei
         if winning_tile == FEI:
             win_in_eye = eye_fei > 0
-            win_in_hand_pong = any(s.kind == PONG and s.fei for s in hand_sets)
+            win_in_hand_pong = concealed.fei_pong
         else:
             win_in_eye = eye == winning_tile and eye_fei < 2
-            win_in_hand_pong = any(s.kind == PONG and s.tile == winning_tile for s in hand_sets)
+            win_in_hand_pong = winning_tile in concealed.pongs
+        hand_sets = tuple(ReadSet(PONG, tile, True, True) for tile in concealed.pongs) + tuple(
+            ReadSet(CHOW, f"1{suit}", True, True) for suit in concealed.chow_suits
+        )
         yield Reading(shown + hand_sets, eye, eye_fei, win_in_eye, win_in_hand_pong)

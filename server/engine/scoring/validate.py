@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from server.engine.errors import HandError
-from server.engine.hand_counts import check_variant, variant_allows
+from server.engine.hand_counts import check_variant, hand_counts, variant_allows
 from server.engine.melds import CHOW, KONG, PONG, Meld
 from server.engine.scoring.types import WinningHand
 from server.engine.tiles import BONUS_SUITS, FEI, SEATS, Tile, format_tiles, is_suited, rank
@@ -89,8 +89,9 @@ def _is_run(tiles: Sequence[Tile]) -> bool:
     return ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]
 
 
-def validate_hand(hand: WinningHand) -> tuple[Meld, ...]:
-    """Check `hand` and return its melds normalised (see `normalise_meld`).
+def validate_hand(hand: WinningHand) -> tuple[tuple[Meld, ...], tuple[int, ...], int]:
+    """Check `hand`; return its melds normalised (see `normalise_meld`) and the concealed
+    tiles as counts and a Fei count (see `hand_counts`).
 
     Raises `HandError` for anything that cannot happen at the table.
     """
@@ -100,25 +101,23 @@ def validate_hand(hand: WinningHand) -> tuple[Meld, ...]:
         raise HandError(f"seat {hand.seat_wind!r} does not exist at the {variant} table")
     if hand.round_wind not in SEATS or (variant == "kaki3" and hand.round_wind != "E"):
         raise HandError(f"round wind {hand.round_wind!r} is not possible at the {variant} table")
-    for tile in hand.concealed:
-        if not variant_allows(tile, variant):
-            raise HandError(f"tile {tile!r} cannot be in a concealed hand at the {variant} table")
-    if not variant_allows(hand.winning_tile, variant):
-        raise HandError(f"winning tile {hand.winning_tile!r} is not a {variant} hand tile")
+    counts, fei = hand_counts(hand.concealed, variant)
     if hand.winning_tile not in hand.concealed:
         raise HandError(f"the winning tile {hand.winning_tile} is not among the concealed tiles")
     melds = tuple(normalise_meld(meld, variant) for meld in hand.melds)
-    _check_bonus(hand.bonus, variant)
-    _check_copies(hand, melds)
+    if hand.bonus:
+        _check_bonus(hand.bonus, variant)
+    if melds or hand.bonus:
+        _check_copies(hand, melds)
     if hand.flags.replacement not in (None, "bonus", "kong"):
         raise HandError(
             f"replacement must be null, 'bonus' or 'kong', not {hand.flags.replacement!r}"
         )
-    return melds
+    return melds, counts, fei
 
 
 def _check_bonus(bonus: Sequence[Tile], variant: str) -> None:
-    if variant == "hk" and bonus:
+    if variant == "hk":
         raise HandError("the hk table has no bonus tiles")
     for tile in bonus:
         if tile != FEI and tile[-1] not in BONUS_SUITS:
@@ -131,6 +130,7 @@ def _check_bonus(bonus: Sequence[Tile], variant: str) -> None:
 
 
 def _check_copies(hand: WinningHand, melds: Sequence[Meld]) -> None:
+    # The concealed tiles alone were checked by `hand_counts`; add the sets and sunk Fei.
     copies: Counter[Tile] = Counter(hand.concealed)
     for meld in melds:
         copies.update(meld.tiles)
