@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from server.engine import (
     Action,
     DealSettings,
+    DealState,
     EngineError,
     apply,
     deal_from_wall,
@@ -105,7 +106,7 @@ def replay_deal(document: dict[str, Any]) -> dict[str, Any]:
     return _report(state)
 
 
-def _deal(document: dict[str, Any]) -> Any:
+def _deal(document: dict[str, Any]) -> DealState:
     """The starting state of the fixed deal described by `document`."""
     variant = document.get("variant")
     if variant not in ("hk", "kaki3"):
@@ -127,15 +128,15 @@ def _deal(document: dict[str, Any]) -> Any:
         raise ReplayInputError(str(error)) from error
 
 
-def _is_ended(state: Any) -> bool:
+def _is_ended(state: DealState) -> bool:
     return state.result is not None
 
 
-def _window_open(state: Any) -> bool:
-    return view(state, None)["phase"] in WINDOW_PHASES
+def _window_open(state: DealState) -> bool:
+    return state.phase in WINDOW_PHASES
 
 
-def _decides_open_window(state: Any, action: Action) -> bool:
+def _decides_open_window(state: DealState, action: Action) -> bool:
     """True when `action` is a decision on the discard (or added kong) now waiting.
 
     A claim or a pass is always one, even from a seat that may not make it, so the engine
@@ -150,7 +151,7 @@ def _decides_open_window(state: Any, action: Action) -> bool:
     return action.type in CLAIM_ONLY_DECISIONS
 
 
-def _pass_open_window(state: Any, index: int) -> Any:
+def _pass_open_window(state: DealState, index: int) -> DealState:
     """Every seat still deciding on the open window passes (the implied passes)."""
     while not _is_ended(state) and _window_open(state):
         seats = pending_seats(state)
@@ -165,7 +166,7 @@ def _pass_open_window(state: Any, index: int) -> Any:
     return state
 
 
-def _report(state: Any) -> dict[str, Any]:
+def _report(state: DealState) -> dict[str, Any]:
     """The printed result: the deal's result, or the state so far when it has not ended."""
     result = state.result
     if result is None:
