@@ -210,8 +210,8 @@ def _take_discard(state: DealState, claim: Action, events: list[Event]) -> None:
     assert state.last_discard is not None and claim.seat is not None and claim.tiles is not None
     discarder, tile = state.last_discard
     seat = claim.seat
-    player = state.players[seat]
-    state.players[discarder].discards.pop()
+    player = state.own(seat)
+    state.own(discarder).discards.pop()
     for used in claim.tiles:
         player.hand.remove(used)
     if tile in DRAGONS and claim.type != CHOW and shows_two_other_dragons(state, seat, tile):
@@ -265,7 +265,7 @@ def _laid_tiles(claim: Action, tile: Tile) -> tuple[Tile, ...]:
 
 def make_added_kong(state: DealState, seat: str, tile: Tile, events: list[Event]) -> None:
     """Add the fourth tile to `seat`'s exposed pong, pay, and draw the replacement."""
-    player = state.players[seat]
+    player = state.own(seat)
     index = next(
         i
         for i, meld in enumerate(player.melds)
@@ -281,7 +281,7 @@ def make_added_kong(state: DealState, seat: str, tile: Tile, events: list[Event]
 
 def make_concealed_kong(state: DealState, seat: str, tile: Tile, events: list[Event]) -> None:
     """Lay four tiles from the hand as a concealed kong, pay, and draw the replacement."""
-    player = state.players[seat]
+    player = state.own(seat)
     for _ in range(4):
         player.hand.remove(tile)
     meld = Meld(KONG, (tile,) * 4, concealed=True)
@@ -292,7 +292,7 @@ def make_concealed_kong(state: DealState, seat: str, tile: Tile, events: list[Ev
 def _kong_made(
     state: DealState, seat: str, meld: Meld, kind: str, discarder: str | None, events: list[Event]
 ) -> None:
-    state.players[seat].drawn = None
+    state.own(seat).drawn = None
     state.kongs_this_turn += 1
     events.append(
         {"type": "kong", "seat": seat, "kind": kind, "meld": meld.to_json(), "visible_to": None}

@@ -26,17 +26,12 @@ _KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(f"{r}z" f
 _ORPHANS = frozenset(tile for tile in _KINDS if is_terminal(tile) or is_honour(tile))
 
 
-def _near(tile: Tile) -> tuple[Tile, ...]:
-    if is_honour(tile):
-        return ()
-    number, tile_suit = int(tile[0]), tile[1]
-    return tuple(
-        f"{n}{tile_suit}" for n in range(number - 2, number + 3) if 1 <= n <= 9 and n != number
-    )
-
-
-# The tiles within two ranks of each tile (none for honours), for `could_be_complete`.
-_NEIGHBOURS: dict[Tile, tuple[Tile, ...]] = {tile: _near(tile) for tile in _KINDS}
+# Each tile as a number: neighbours in a suit differ by 1, while different suits and
+# different honours lie at least 4 apart, so "within two ranks" is "codes within 2".
+_CODE: dict[Tile, int] = {
+    tile: (20 * "mpsz".index(tile[1]) + (4 if tile[1] == "z" else 1) * int(tile[0]))
+    for tile in _KINDS
+}
 
 
 def score_win(
@@ -64,21 +59,30 @@ def score_win(
     return (result, hand) if result.valid else None
 
 
-def isolated_count(concealed: Sequence[Tile]) -> tuple[int, int, bool]:
-    """(isolated tiles, Fei, all orphans) of a hand, for the quick win filters below.
+def isolated_count(concealed: Sequence[Tile]) -> tuple[int, int]:
+    """(isolated tiles, Fei) of a hand, for the quick win filters below.
 
     A tile is isolated when held once with no tile of its suit within two ranks (an
     honour held once). In a winning shape each isolated tile needs a Fei of its own.
     """
-    counts: dict[Tile, int] = {}
-    for tile in concealed:
-        counts[tile] = counts.get(tile, 0) + 1
-    fei = counts.pop(FEI, 0)
+    codes = sorted([_CODE[tile] for tile in concealed if tile != FEI])
+    last = len(codes) - 1
     isolated = 0
-    for tile, count in counts.items():
-        if count == 1 and counts.keys().isdisjoint(_NEIGHBOURS[tile]):
-            isolated += 1
-    return isolated, fei, counts.keys() <= _ORPHANS
+    for index, code in enumerate(codes):
+        if index > 0 and code - codes[index - 1] <= 2:
+            continue
+        if index < last and codes[index + 1] - code <= 2:
+            continue
+        isolated += 1
+    return isolated, len(concealed) - len(codes)
+
+
+# A thirteen orphans hand, or one tile short of it, has at least 11 isolated tiles.
+_ORPHAN_HAND_ISOLATED = 11
+
+
+def _orphans_only(concealed: Sequence[Tile]) -> bool:
+    return all(tile in _ORPHANS for tile in concealed if tile != FEI)
 
 
 def could_be_complete(concealed: Sequence[Tile]) -> bool:
@@ -87,8 +91,8 @@ def could_be_complete(concealed: Sequence[Tile]) -> bool:
     Thirteen orphans is all isolated tiles, so hands of only terminals and honours always
     go on to the full check.
     """
-    isolated, fei, orphans_only = isolated_count(concealed)
-    return isolated <= fei or orphans_only
+    isolated, fei = isolated_count(concealed)
+    return isolated <= fei or (isolated >= _ORPHAN_HAND_ISOLATED and _orphans_only(concealed))
 
 
 @lru_cache(maxsize=4096)
@@ -97,8 +101,8 @@ def cannot_win_on_any_tile(hand: tuple[Tile, ...]) -> bool:
 
     One added tile rescues at most two isolated tiles, one on each side of it.
     """
-    isolated, fei, orphans_only = isolated_count(hand)
-    return isolated - 2 > fei and not orphans_only
+    isolated, fei = isolated_count(hand)
+    return isolated - 2 > fei and not (isolated >= _ORPHAN_HAND_ISOLATED and _orphans_only(hand))
 
 
 def self_draw_flags(state: DealState, seat: str) -> WinFlags:

@@ -1,6 +1,7 @@
 """The state of one deal: what each seat holds, the wall, whose decision it is.
 
-`apply` never changes a state it is given: it works on `DealState.copy()`. The wall is an
+`apply` never changes a state it is given: it works on `DealState.copy()`, and changes a
+seat's tiles only through `DealState.own`, which copies them first. The wall is an
 immutable tuple shared by every state of a deal; drawing only moves `front` (draws) or
 `back` (replacements), so copying a state stays cheap.
 """
@@ -112,6 +113,9 @@ class DealState:
     # Memo of the self-draw win check for this exact state (not part of equality);
     # `apply` clears it on the state it returns.
     self_win_memo: list[Any] = field(default_factory=list, compare=False, repr=False)
+    # Seats whose `SeatState` this state owns: a copy shares the others with its
+    # original until `own` copies them, so `apply` copies only the seats it changes.
+    owned: set[str] = field(default_factory=set, compare=False, repr=False)
 
     @property
     def is_over(self) -> bool:
@@ -129,14 +133,14 @@ class DealState:
         return self.back - self.front - self.variant.dead_wall
 
     def copy(self) -> DealState:
-        """A copy that shares nothing mutable with this state."""
+        """A copy to change: seats' tiles are shared until `own` is called for them."""
         return DealState(
             settings=self.settings,
             variant=self.variant,
             wall=self.wall,
             front=self.front,
             back=self.back,
-            players={seat: player.copy() for seat, player in self.players.items()},
+            players=dict(self.players),
             phase=self.phase,
             turn=self.turn,
             last_discard=self.last_discard,
@@ -157,6 +161,13 @@ class DealState:
             result=self.result,
             self_win_memo=list(self.self_win_memo),
         )
+
+    def own(self, seat: str) -> SeatState:
+        """`seat`'s tiles, ready to change: copied first if shared with another state."""
+        if seat not in self.owned:
+            self.players[seat] = self.players[seat].copy()
+            self.owned.add(seat)
+        return self.players[seat]
 
     def all_tiles(self) -> list[Tile]:
         """Every tile of the deal wherever it lies: hands, sets, discards, bonus, wall."""

@@ -35,7 +35,7 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
     if state.wall_remaining <= 0:
         finish_without_winner(state, events, "draw")
         return False
-    player = state.players[seat]
+    player = state.own(seat)
     tile = take_tile(state, from_back=replacement is not None)
     state.last_drawer = seat
     source = BACK if replacement is not None else FRONT
@@ -69,7 +69,7 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
 
 def lay_out_bonus(state: DealState, seat: str, tile: Tile, events: list[Event]) -> None:
     """Put a bonus tile (or a sunk Fei) among `seat`'s bonus tiles; pay a completed family."""
-    state.players[seat].bonus.append(tile)
+    state.own(seat).bonus.append(tile)
     events.append({"type": "bonus", "seat": seat, "tile": tile, "visible_to": None})
     if not is_bonus(tile):
         return
@@ -99,7 +99,7 @@ def lay_out_dealt_bonus_tiles(state: DealState, events: list[Event]) -> None:
         any(is_bonus(t) for t in state.players[s].hand) for s in state.seats
     ):
         for seat in state.seats:
-            player = state.players[seat]
+            player = state.own(seat)
             bonus_tiles = [tile for tile in player.hand if is_bonus(tile)]
             for tile in bonus_tiles:
                 player.hand.remove(tile)

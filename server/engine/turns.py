@@ -7,6 +7,8 @@ may not be a tile of the set just shown (3 Kaki; see docs/rules.md).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from server.engine.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -17,7 +19,13 @@ from server.engine.actions import (
     Action,
 )
 from server.engine.claims import make_concealed_kong, open_claim_window, open_rob_window
-from server.engine.deal_end import Winner, finish_with_winners, score_win, self_draw_flags
+from server.engine.deal_end import (
+    Winner,
+    could_be_complete,
+    finish_with_winners,
+    score_win,
+    self_draw_flags,
+)
 from server.engine.deal_state import DealState, Event, in_tile_order
 from server.engine.draws import draw, lay_out_bonus
 from server.engine.errors import IllegalActionError
@@ -34,7 +42,9 @@ def self_win(state: DealState) -> tuple[ScoreResult, WinningHand] | None:
             seat = state.turn
             player = state.players[seat]
             winning_tile = player.drawn if player.drawn is not None else player.hand[-1]
-            result = score_win(state, seat, player.hand, winning_tile, self_draw_flags(state, seat))
+            if could_be_complete(player.hand):
+                flags = self_draw_flags(state, seat)
+                result = score_win(state, seat, player.hand, winning_tile, flags)
         state.self_win_memo.append(result)
     memo: tuple[ScoreResult, WinningHand] | None = state.self_win_memo[0]
     return memo
@@ -112,8 +122,14 @@ def turn_actions(state: DealState) -> list[Action]:
         actions += [Action(SWAP, seat, tile=t) for t in _swap_tiles(state)]
         if _may_sink(state):
             actions.append(Action(SINK, seat))
-    actions += [Action(DISCARD, seat, tile=t) for t in throwable_tiles(state)]
+    actions += [_discard_action(seat, t) for t in throwable_tiles(state)]
     return actions
+
+
+@lru_cache(maxsize=512)
+def _discard_action(seat: str, tile: Tile) -> Action:
+    """Discard actions are listed on every turn; `Action` is immutable, so share them."""
+    return Action(DISCARD, seat, tile=tile)
 
 
 def apply_turn_action(state: DealState, action: Action, events: list[Event]) -> None:
@@ -144,7 +160,7 @@ def apply_turn_action(state: DealState, action: Action, events: list[Event]) -> 
             state, tile, _added_kong_tiles(state), "a shown pong of it and the fourth in hand"
         )
         assert tile is not None
-        player.drawn = None
+        state.own(seat).drawn = None
         open_rob_window(state, seat, tile, events)
     elif kind == SINK:
         if not _may_sink(state):
@@ -205,7 +221,7 @@ def _why_no_sink(state: DealState) -> str:
 
 def _discard(state: DealState, tile: Tile, events: list[Event]) -> None:
     seat = state.turn
-    player = state.players[seat]
+    player = state.own(seat)
     player.hand.remove(tile)
     player.drawn = None
     player.discards.append(tile)
@@ -222,7 +238,7 @@ def _discard(state: DealState, tile: Tile, events: list[Event]) -> None:
 
 def _sink(state: DealState, events: list[Event]) -> None:
     seat = state.turn
-    player = state.players[seat]
+    player = state.own(seat)
     player.hand.remove(FEI)
     player.drawn = None
     events.append({"type": "sink", "seat": seat, "visible_to": None})
@@ -233,7 +249,7 @@ def _sink(state: DealState, events: list[Event]) -> None:
 
 def _swap(state: DealState, tile: Tile, events: list[Event]) -> None:
     seat = state.turn
-    player = state.players[seat]
+    player = state.own(seat)
     index = next(i for i, m in enumerate(player.melds) if m.fei_count and m.fei_as == tile)
     meld = player.melds[index]
     player.melds[index] = Meld(

@@ -42,8 +42,7 @@ class Variant:
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat` in turn order."""
-        index = self.seats.index(seat)
-        return self.seats[(index + 1) % len(self.seats)]
+        return _NEXT_SEAT[self.seats][seat]
 
     def distance(self, from_seat: str, to_seat: str) -> int:
         """How many places after `from_seat` `to_seat` sits (1 = the next player)."""
@@ -75,6 +74,14 @@ VARIANTS: dict[str, Variant] = {
         one_winner_per_discard=True,
         winner_deals_next=True,
     ),
+}
+
+
+_NEXT_SEAT = {
+    variant.seats: {
+        seat: variant.seats[(i + 1) % len(variant.seats)] for i, seat in enumerate(variant.seats)
+    }
+    for variant in VARIANTS.values()
 }
 
 
