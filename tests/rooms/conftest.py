@@ -60,7 +60,9 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def manager(store: Store, clock: ManualClock) -> AsyncIterator[RoomManager]:
-    rooms = RoomManager(store, clock, TableSettings(bot_delay=0, next_deal_seconds=5, bot_level="baseline"))
+    rooms = RoomManager(
+        store, clock, TableSettings(bot_delay=0, next_deal_seconds=5, bot_level="baseline")
+    )
     yield rooms
     await rooms.shutdown()
 

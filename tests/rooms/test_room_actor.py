@@ -11,7 +11,9 @@ from server.store import Store
 from tests.rooms.conftest import RecordingConnection, quiet, until
 
 
-async def test_a_bots_only_room_plays_a_whole_deal_and_logs_it(manager: RoomManager, store: Store) -> None:
+async def test_a_bots_only_room_plays_a_whole_deal_and_logs_it(
+    manager: RoomManager, store: Store
+) -> None:
     room_id = await manager.create_room(RoomSettings(variant="kaki3"))
     actor = manager.get(room_id)
     watcher = RecordingConnection(None)
@@ -38,7 +40,9 @@ async def _seated_room(manager: RoomManager, **settings: float) -> tuple[str, Re
     human = RecordingConnection(0)
     await actor.queue.put(cmd.Connect(human))
     await manager.add_bots(room_id)
-    await until(lambda: bool(human.states) and human.last_state.get("phase") not in (None, "waiting"))
+    await until(
+        lambda: bool(human.states) and human.last_state.get("phase") not in (None, "waiting")
+    )
     await quiet(actor)
     return room_id, human
 
@@ -65,7 +69,9 @@ async def test_the_turn_timer_hands_the_decision_to_the_bot(
         assert first.seat == "E" and first.by_bot and first.bot_reason == "timeout"
 
 
-async def test_the_deal_limit_ends_the_deal_as_timeout(manager: RoomManager, store: Store, clock: ManualClock) -> None:
+async def test_the_deal_limit_ends_the_deal_as_timeout(
+    manager: RoomManager, store: Store, clock: ManualClock
+) -> None:
     room_id, human = await _seated_room(manager, turn_seconds=40, deal_seconds=30)
     actor = manager.get(room_id)
     assert human.last_state["deal_deadline"] == round((clock.now() + 30) * 1000)
@@ -78,11 +84,15 @@ async def test_the_deal_limit_ends_the_deal_as_timeout(manager: RoomManager, sto
     assert actor.deal is not None and actor.deal.ended
 
 
-async def test_a_disconnected_seat_is_played_by_its_bot_and_taken_back(manager: RoomManager, store: Store) -> None:
+async def test_a_disconnected_seat_is_played_by_its_bot_and_taken_back(
+    manager: RoomManager, store: Store
+) -> None:
     room_id, human = await _seated_room(manager)
     actor = manager.get(room_id)
     await actor.queue.put(cmd.Disconnect(human))
-    await until(lambda: actor.deal is not None and (actor.deal.ended or actor.deal.next_log_seq > 1))
+    await until(
+        lambda: actor.deal is not None and (actor.deal.ended or actor.deal.next_log_seq > 1)
+    )
     records = await store.load_open_rooms()
     deal = next(r for r in records if r.room_id == room_id).open_deal
     if deal is not None:  # the deal may already be over: bots are quick
@@ -129,38 +139,52 @@ async def test_illegal_and_malformed_actions_change_nothing(manager: RoomManager
 async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
     store: Store, clock: ManualClock, manager: RoomManager
 ) -> None:
-    room_id, human = await _seated_room(manager, turn_seconds=40, deal_seconds=300)
+    # Three connected humans and no bot, so the table moves only when the test makes it.
+    room_id = await manager.create_room(RoomSettings(variant="hk", turn_seconds=40))
     actor = manager.get(room_id)
-    first = human.last_state["legal"][0]
-    await actor.queue.put(cmd.PlayerAction(human, first))
-    await until(lambda: actor.deal.next_log_seq > 1)
+    humans = []
+    for index, name in enumerate(("Ana", "Bo", "Cy", "Di")):
+        await manager.join(room_id, name)
+        humans.append(RecordingConnection(index))
+        await actor.queue.put(cmd.Connect(humans[-1]))
+    await until(lambda: actor.deal is not None and all(h.states for h in humans))
+    played = []
+    for _ in range(6):  # six decisions, each the first legal action of the first pending seat
+        await quiet(actor)
+        seat = next(iter(actor.deal.turns))
+        human = humans[actor.deal.seat_players[seat]]
+        action = human.last_state["legal"][0]
+        played.append(action)
+        logged = actor.deal.next_log_seq
+        await actor.queue.put(cmd.PlayerAction(human, action))
+        await until(lambda logged=logged: actor.deal.next_log_seq > logged)
     await quiet(actor)
     clock.advance(10)
     await quiet(actor)
-    before = view(actor.deal.state, "E")
+    before = {seat: view(actor.deal.state, seat) for seat in "ESWN"}
     deadline = actor.deal.deadline
     await manager.shutdown()
-    assert human.closed_with is not None and human.closed_with[0] == 1012
+    assert all(h.closed_with is not None and h.closed_with[0] == 1012 for h in humans)
 
     reopened = RoomManager(store, clock, manager.table_settings)
     try:
         assert await reopened.recover() >= 1
         again = reopened.get(room_id)
         # Before the reopened actor takes any step, the table is exactly as it was.
-        assert view(again.deal.state, "E") == before
+        assert {seat: view(again.deal.state, seat) for seat in "ESWN"} == before
         # The 10 s the server was "down" after the last action are given back to the deal.
         assert abs(again.deal.deadline - (deadline + 10)) < 1e-3
         records = await store.load_open_rooms()
         deal = next(r for r in records if r.room_id == room_id).open_deal
         assert deal is not None
-        assert Action.from_json(deal.actions[0].action) == Action.from_json(first)
-        rebuilt = replay(DealSettings("kaki3"), deal.seed, [a.action for a in deal.actions])
-        assert view(rebuilt, "E") == before
-        # The reopened room plays on: a fresh turn timer for the pending seat, then its bot.
-        await until(lambda: again.seq > 0 and bool(again.deal.turns) or again.deal.ended)
-        if not again.deal.ended:
-            pending = next(iter(again.deal.turns.values()))
-            assert abs(pending[0] - (clock.now() + 40)) < 1e-3
+        assert [Action.from_json(a.action) for a in deal.actions] == [
+            Action.from_json(a) for a in played
+        ]
+        rebuilt = replay(DealSettings("hk"), deal.seed, [a.action for a in deal.actions])
+        assert view(rebuilt, "E") == before["E"]
+        # Every pending seat gets a fresh turn timer; with nobody connected the bots then play.
+        await until(lambda: again.seq > 0)
+        await until(lambda: again.deal.next_log_seq > len(played) + 1 or again.deal.ended)
     finally:
         await reopened.shutdown()
 
