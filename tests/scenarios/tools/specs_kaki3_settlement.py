@@ -566,4 +566,71 @@ SPECS = [
             "next_dealer": "S",
         },
     },
+    {
+        "name": "kaki3_all_four_flowers_fan_and_family",
+        "comment": (
+            'RULES.md: \'"All four flowers" and "all four seasons" each add 1 on top of the tiles\' own fan\'; '
+            "families 'paid 4 if the family was complete when the deal's replacements ended'. South is dealt "
+            "1f 2f 3f 4f: East and West pay 4 each at once. South wins on West's 7z: dragon set 1 + half flush "
+            "1 + own flower (2f) 1 + flower 4 1 + all four flowers 1 = 5 fan = 8; West 8, East 4. "
+            "Nets: S +8+12 = +20, E -4-4 = -8, W -4-8 = -12."
+        ),
+        "variant": K,
+        "hands": {"E": EAST, "S": "123p 456p 789p 1f 2f 3f 4f", "W": WEST},
+        "front": "4z 3z",
+        "back": "5z 5z 5z 7z",
+        "actions": BASE_ACTIONS,
+        "expect": {
+            "outcome": "win",
+            "winners": [
+                winner(
+                    "S",
+                    5,
+                    8,
+                    "dragon_set:1 half_flush:1 own_flower:1 flower_4:1 all_four_flowers:1",
+                )
+            ],
+            "payments": payments(
+                ("E", "S", 4, "family"),
+                ("W", "S", 4, "family"),
+                ("W", "S", 8, "win"),
+                ("E", "S", 4, "win"),
+            ),
+            "scores": {"E": -8, "S": 20, "W": -12},
+            "next_dealer": "S",
+        },
+    },
+    {
+        "name": "kaki3_ten_fan_by_adding_up_pays_the_limit",
+        "comment": (
+            "RULES.md: 'A hand that reaches 10 fan by adding up pays the limit value too. The score output "
+            "marks limit only for the named limit hands.' South wins on West's 7z with 123p 456p 555z 666z "
+            "77z, three animals and a face: dragon sets 2 + little dragons 3 + half flush 1 + animals 3 + "
+            "face 1 = 10 fan, limit false, 24 points. West 24, East 12. Nets: S +36, W -24, E -12."
+        ),
+        "variant": K,
+        "hands": {
+            "E": "11p 22p 33p 44p 1z 2z 3z 4z 9p 9p",
+            "S": "123p 55z 666z 7z 1a 2a 3a 1c",
+            "W": WEST,
+        },
+        "front": "4z 3z",
+        "back": "5z 4p 5p 6p",
+        "actions": BASE_ACTIONS,
+        "expect": {
+            "outcome": "win",
+            "winners": [
+                winner(
+                    "S",
+                    10,
+                    24,
+                    "dragon_set:1 dragon_set:1 little_dragons:3 half_flush:1 animal:1 animal:1 animal:1 "
+                    "face_tile:1",
+                )
+            ],
+            "payments": payments(("W", "S", 24, "win"), ("E", "S", 12, "win")),
+            "scores": {"E": -12, "S": 36, "W": -24},
+            "next_dealer": "S",
+        },
+    },
 ]
