@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 def replay_stream(source: TextIO, out: TextIO, err: TextIO) -> int:
     """Read a replay input from `source`, write the result JSON to `out` or one error line to `err`."""
     try:
-        result = replay_document(source.read())
+        result = replay_document(_read(source))
     except ReplayInputError as error:
         err.write(f"mahjong-hall replay: {error}\n")
         return USAGE_ERROR
@@ -67,6 +67,14 @@ def replay_stream(source: TextIO, out: TextIO, err: TextIO) -> int:
         return 1
     out.write(json.dumps(result, sort_keys=False) + "\n")
     return 0
+
+
+def _read(source: TextIO) -> str:
+    """All of `source`; bytes that are not text are an input error, not a crash."""
+    try:
+        return source.read()
+    except UnicodeDecodeError as error:
+        raise ReplayInputError(f"input is not UTF-8 text: {error}") from error
 
 
 def replay_document(text: str) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -105,6 +107,19 @@ def test_malformed_input_exits_2(text: str, fragment: str) -> None:
 )
 def test_bad_deal_fields_exit_2_saying_which(changes: dict[str, Any], fragment: str) -> None:
     assert fragment in refused(deal_input(WIN_ACTIONS, **changes))
+
+
+def test_binary_input_through_the_real_command_exits_2_without_a_traceback() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "server.cli.main", "replay"],
+        input=b"\xff\xfe\x00{",
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert completed.stdout == b""
+    assert b"Traceback" not in completed.stderr and completed.stderr.count(b"\n") == 1
 
 
 def test_actions_that_are_not_a_list_exit_2() -> None:
