@@ -42,12 +42,19 @@ class ActionLogWriter:
         committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((row, committed))
         async with self._flush_lock:
-            if not committed.done():
-                await self._flush()
-        committed.result()
+            # Our row may already be in a batch still committing (its flusher was
+            # cancelled and let go of the lock): then there may be nothing left to flush.
+            if not committed.done() and self._pending:
+                # Shielded: the batch carries other tables' rows, so cancelling this caller
+                # (a room shutting down) must not abandon theirs halfway.
+                await asyncio.shield(self._flush())
+        await committed
 
     async def _flush(self) -> None:
+        """Commit every queued row; resolve (never raise into) each row's future."""
         batch, self._pending = self._pending, []
+        if not batch:
+            return
         try:
             async with self._transaction() as conn:
                 await conn.execute(deal_actions.insert(), [row for row, _ in batch])
@@ -56,21 +63,28 @@ class ActionLogWriter:
             # each caller learns about its own row only.
             for row, committed in batch:
                 await self._write_alone(row, committed)
-        except BaseException as error:
+        except Exception as error:
             for _, committed in batch:
                 _fail(committed, error)
-            raise
         else:
             for _, committed in batch:
                 if not committed.done():
                     committed.set_result(None)
+        finally:
+            # Whatever happened, no caller may wait forever.
+            for _, committed in batch:
+                _fail(committed, RuntimeError("action not committed: the flush was interrupted"))
 
     async def _write_alone(self, row: dict[str, Any], committed: asyncio.Future[None]) -> None:
         try:
             async with self._transaction() as conn:
                 await conn.execute(deal_actions.insert(), row)
         except IntegrityError as error:
-            _fail(committed, await self._explain(row, error))
+            try:
+                refusal = await self._explain(row, error)
+            except Exception as failure:
+                refusal = failure
+            _fail(committed, refusal)
         except Exception as error:
             _fail(committed, error)
         else:

@@ -82,3 +82,29 @@ async def test_concurrent_duplicate_seq_keeps_exactly_one(store: Store) -> None:
     outcomes = await asyncio.gather(*(write(tile) for tile in ["1p", "2p", "3p", "4p"]))
     assert sorted(outcomes) == [False, False, False, True]
     assert await store.count_actions(deal_id) == 1
+
+
+async def test_cancelling_the_flushing_caller_does_not_lose_the_others(store: Store) -> None:
+    """The first appender commits everybody's queued rows; cancelling it mid-commit must
+    neither lose nor fail the rows of the tables queued behind it."""
+    await store.create_room("r", "hk", {}, T0)
+    deal_ids = [
+        await store.start_deal("r", 1, n, "hk", {}, n, {"E": 0}, T0, None) for n in range(20)
+    ]
+
+    async def append(deal_id: int) -> None:
+        await store.append_action(
+            deal_id, 0, "E", {"type": "discard", "tile": "1p"}, T0, False, None, None
+        )
+
+    tasks = [asyncio.create_task(append(deal_id)) for deal_id in deal_ids]
+    await asyncio.sleep(0)  # the first task now holds the flush lock and is committing
+    tasks[0].cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+
+    assert all(outcome is None for outcome in outcomes[1:]), outcomes
+    for deal_id in deal_ids[1:]:
+        assert await store.count_actions(deal_id) == 1
+    # The cancelled caller's row was already in the batch being committed: it is kept,
+    # never half-written.
+    assert await store.count_actions(deal_ids[0]) in (0, 1)
