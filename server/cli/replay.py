@@ -60,13 +60,20 @@ def replay_stream(source: TextIO, out: TextIO, err: TextIO) -> int:
     try:
         result = replay_document(_read(source))
     except ReplayInputError as error:
-        err.write(f"mahjong-hall replay: {error}\n")
+        err.write(f"mahjong-hall replay: {_one_line(error)}\n")
         return USAGE_ERROR
     except Exception as error:  # noqa: BLE001 - a bug must still not print a traceback
-        err.write(f"mahjong-hall replay: internal error: {type(error).__name__}: {error}\n")
+        err.write(
+            f"mahjong-hall replay: internal error: {type(error).__name__}: {_one_line(error)}\n"
+        )
         return 1
     out.write(json.dumps(result, sort_keys=False) + "\n")
     return 0
+
+
+def _one_line(error: Exception) -> str:
+    """The error's message on one line, whatever it holds."""
+    return " ".join(str(error).split())
 
 
 def _read(source: TextIO) -> str:
