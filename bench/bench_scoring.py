@@ -113,7 +113,10 @@ def main() -> None:
     kaki3 = kaki3_four_fei_hands(args.hands // 4, seed=2)
     for label, hands in (("hk winning hands", hk), ("kaki3 four-Fei hands", kaki3)):
         cpu, wall = measure(hands)
-        print(f"{label:<22} {cpu:>9,.0f} hands/s (CPU time) {wall:>9,.0f} hands/s (wall)  [{len(hands)} hands]")
+        print(
+            f"{label:<22} {cpu:>9,.0f} hands/s (CPU time) {wall:>9,.0f} hands/s (wall)  [{len(hands)} hands]"
+        )
+
 
 if __name__ == "__main__":
     main()

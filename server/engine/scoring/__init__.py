@@ -20,9 +20,10 @@ from server.engine.scoring.hk import (
     hk_thirteen_orphans_tally,
 )
 from server.engine.scoring.kaki3 import (
-    FEI_EYE_CHOICES,
     KAKI3_LIMITS,
+    fei_eye_choices,
     kaki3_fixed_tally,
+    kaki3_score_key,
     kaki3_shape_tally,
 )
 from server.engine.scoring.readings import meld_read_set
@@ -129,10 +130,14 @@ def _tallies(
             yield hk_thirteen_orphans_tally(hand)
         return
     fixed = kaki3_fixed_tally(hand, melds)
+    seen: set[tuple[object, ...]] = set()
     for reading in hand_readings(counts, fei, shown, hand.winning_tile):
-        choices = (
-            [reading.with_eye(eye) for eye in FEI_EYE_CHOICES] if reading.eye == FEI else [reading]
-        )
-        for chosen in choices:
+        eyes = fei_eye_choices(reading) if reading.eye == FEI else (reading.eye,)
+        for eye in eyes:
+            chosen = reading.with_eye(eye)
+            key = kaki3_score_key(chosen)
+            if key in seen:
+                continue
+            seen.add(key)
             shape = kaki3_shape_tally(chosen, hand)
             yield Tally(shape.patterns + fixed.patterns, shape.limits + fixed.limits)

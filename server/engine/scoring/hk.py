@@ -6,7 +6,7 @@ Each function returns the fan patterns and the named limit hands that one readin
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from server.engine.hand_counts import hand_counts
 from server.engine.melds import KONG
@@ -40,6 +40,9 @@ HK_LIMITS = (
     "earthly_hand",
 )
 
+# One shared, immutable Pattern per id: scoring builds many readings.
+PATTERNS = {pattern_id: Pattern(pattern_id, fan) for pattern_id, fan in HK_FAN.items()}
+
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -49,12 +52,12 @@ def _is_self_drawn(hand: WinningHand) -> bool:
     return (flags.self_drawn or flags.replacement is not None) and not flags.robbing_kong
 
 
-def _flush_patterns(suits: set[str], honours: bool) -> list[Pattern]:
+def _flush_patterns(suits: Set[str], honours: bool) -> list[Pattern]:
     if len(suits) != 1:
         return []
     if honours:
-        return [Pattern("half_flush", HK_FAN["half_flush"])]
-    return [Pattern("full_flush", HK_FAN["full_flush"])]
+        return [PATTERNS["half_flush"]]
+    return [PATTERNS["full_flush"]]
 
 
 def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
@@ -63,19 +66,19 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
     patterns: list[Pattern] = []
     limits: list[str] = []
     if facts.all_pongs:
-        patterns.append(Pattern("all_pungs", HK_FAN["all_pungs"]))
+        patterns.append(PATTERNS["all_pungs"])
     patterns += _flush_patterns(facts.suits, facts.honour_tiles)
     seat_wind = WIND_OF_SEAT[hand.seat_wind]
     round_wind = WIND_OF_SEAT[hand.round_wind]
     for tile in facts.pong_tiles:
         if tile in ("5z", "6z", "7z"):
-            patterns.append(Pattern("dragon_set", 1))
+            patterns.append(PATTERNS["dragon_set"])
         if tile == seat_wind:
-            patterns.append(Pattern("seat_wind_set", 1))
+            patterns.append(PATTERNS["seat_wind_set"])
         if tile == round_wind:
-            patterns.append(Pattern("round_wind_set", 1))
+            patterns.append(PATTERNS["round_wind_set"])
     if _is_self_drawn(hand):
-        patterns.append(Pattern("self_draw", 1))
+        patterns.append(PATTERNS["self_draw"])
 
     if facts.dragon_pongs == 3:
         limits.append("big_three_dragons")
@@ -127,9 +130,9 @@ def hk_seven_pairs_tally(hand: WinningHand) -> Tally:
     """Seven pairs: 4 fan, plus flush fan and self-draw; never a limit hand."""
     suits = {tile[-1] for tile in hand.concealed if tile[-1] != "z"}
     honours = any(tile[-1] == "z" for tile in hand.concealed)
-    patterns = [Pattern("seven_pairs", HK_FAN["seven_pairs"]), *_flush_patterns(suits, honours)]
+    patterns = [PATTERNS["seven_pairs"], *_flush_patterns(suits, honours)]
     if _is_self_drawn(hand):
-        patterns.append(Pattern("self_draw", 1))
+        patterns.append(PATTERNS["self_draw"])
     return Tally(tuple(patterns), ())
 
 

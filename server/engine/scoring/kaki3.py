@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from server.engine.hand_counts import hand_counts
 from server.engine.melds import CHOW, KONG, Meld
 from server.engine.scoring.readings import Reading
-from server.engine.scoring.shape import DRAGON_TILES, Tally, shape_facts
+from server.engine.scoring.shape import DRAGON_TILES, WIND_TILES, Tally, shape_facts
 from server.engine.scoring.types import Pattern, WinningHand
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile
 
@@ -58,9 +58,46 @@ KAKI3_LIMITS = (
     "kong_upon_kong",
 )
 
-# What a two-Fei eye may stand for, one tile per distinct effect: any Tong tile, each wind,
-# each dragon. (Nine Gates needs fourteen real tiles, so no Tong rank matters.)
-FEI_EYE_CHOICES: tuple[Tile, ...] = ("5p", "1z", "2z", "3z", "4z", "5z", "6z", "7z")
+# One shared, immutable Pattern per id: scoring builds many readings.
+PATTERNS = {pattern_id: Pattern(pattern_id, fan) for pattern_id, fan in KAKI3_FAN.items()}
+
+
+def fei_eye_choices(reading: Reading) -> tuple[Tile, ...]:
+    """What a two-Fei eye may usefully stand for, one tile per distinct effect.
+
+    Any Tong tile (for the flushes and All Chow); an honour when every set is of honours
+    (All Honours); the missing dragon beside two dragon sets (Little Dragons); the missing
+    wind beside three wind sets (Little Winds). Nine Gates needs fourteen real tiles, so
+    the Tong rank never matters.
+    """
+    choices = ["5p"]
+    pong_honours = {s.tile for s in reading.sets if s.kind != CHOW and s.tile[-1] == "z"}
+    if all(s.tile[-1] == "z" for s in reading.sets):
+        choices.append("1z")
+    dragons = DRAGON_TILES - pong_honours
+    if len(dragons) == 1:
+        choices += dragons
+    winds = WIND_TILES - pong_honours
+    if len(winds) == 1:
+        choices += winds
+    return tuple(choices)
+
+
+def kaki3_score_key(reading: Reading) -> tuple[object, ...]:
+    """Two readings with the same key score the same at 3 Kaki.
+
+    Only honour pong tiles matter there; a Tong pong, a chow or a Tong eye count by kind
+    and by where they sit, never by rank (Nine Gates is read from the tiles themselves).
+    """
+    sets = tuple(
+        sorted(
+            (s.kind, s.tile if s.tile[-1] == "z" else "p", s.in_hand, s.concealed)
+            for s in reading.sets
+        )
+    )
+    eye = reading.eye if reading.eye[-1] == "z" else "p"
+    return (sets, eye, reading.win_in_hand_pong)
+
 
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3}
 FAMILIES = {"flowers": "f", "seasons": "n", "animals": "a", "faces": "c"}
@@ -74,25 +111,25 @@ def kaki3_shape_tally(reading: Reading, hand: WinningHand) -> Tally:
     limits: list[str] = []
     tong_only = facts.suits == {"p"}
     if tong_only and not facts.honour_tiles:
-        patterns.append(Pattern("full_flush", 3))
+        patterns.append(PATTERNS["full_flush"])
     if tong_only and facts.honour_tiles:
-        patterns.append(Pattern("half_flush", 1))
+        patterns.append(PATTERNS["half_flush"])
     if facts.chows == 4 and reading.eye[-1] == "p":
-        patterns.append(Pattern("all_chow", 1))
+        patterns.append(PATTERNS["all_chow"])
     if facts.all_pongs:
-        patterns.append(Pattern("all_pong", 2))
+        patterns.append(PATTERNS["all_pong"])
     if facts.dragon_pongs == 2 and facts.eye_is_dragon:
-        patterns.append(Pattern("little_dragons", 3))
+        patterns.append(PATTERNS["little_dragons"])
     seat_wind = WIND_OF_SEAT[hand.seat_wind]
     for tile in facts.pong_tiles:
         if tile in DRAGON_TILES:
-            patterns.append(Pattern("dragon_set", 1))
+            patterns.append(PATTERNS["dragon_set"])
         if tile == "1z":
-            patterns.append(Pattern("dong_set", 1))
+            patterns.append(PATTERNS["dong_set"])
         if tile == seat_wind:
-            patterns.append(Pattern("seat_wind_set", 1))
+            patterns.append(PATTERNS["seat_wind_set"])
         if tile == "4z":
-            patterns.append(Pattern("bei_set", 1))
+            patterns.append(PATTERNS["bei_set"])
 
     if facts.dragon_pongs == 3:
         limits.append("big_dragons")
@@ -135,29 +172,29 @@ def kaki3_fixed_tally(hand: WinningHand, melds: Sequence[Meld]) -> Tally:
     limits: list[str] = []
     bonus = set(hand.bonus)
     own = SEAT_NUMBER[hand.seat_wind]
-    patterns += [Pattern("animal", 1) for tile in sorted(bonus) if tile[-1] == "a"]
-    patterns += [Pattern("face_tile", 1) for tile in sorted(bonus) if tile[-1] == "c"]
+    patterns += [PATTERNS["animal"] for tile in sorted(bonus) if tile[-1] == "a"]
+    patterns += [PATTERNS["face_tile"] for tile in sorted(bonus) if tile[-1] == "c"]
     if f"{own}f" in bonus:
-        patterns.append(Pattern("own_flower", 1))
+        patterns.append(PATTERNS["own_flower"])
     if f"{own}n" in bonus:
-        patterns.append(Pattern("own_season", 1))
+        patterns.append(PATTERNS["own_season"])
     if "4f" in bonus:
-        patterns.append(Pattern("flower_4", 1))
+        patterns.append(PATTERNS["flower_4"])
     if "4n" in bonus:
-        patterns.append(Pattern("season_4", 1))
-    patterns += [Pattern("fei_set_aside", 1)] * list(hand.bonus).count(FEI)
+        patterns.append(PATTERNS["season_4"])
+    patterns += [PATTERNS["fei_set_aside"]] * list(hand.bonus).count(FEI)
     families = complete_families(hand.bonus)
     if "flowers" in families:
-        patterns.append(Pattern("all_four_flowers", 1))
+        patterns.append(PATTERNS["all_four_flowers"])
     if "seasons" in families:
-        patterns.append(Pattern("all_four_seasons", 1))
+        patterns.append(PATTERNS["all_four_seasons"])
     flags = hand.flags
     if flags.replacement == "bonus":
-        patterns.append(Pattern("bonus_replacement_win", 1))
+        patterns.append(PATTERNS["bonus_replacement_win"])
     if flags.replacement == "kong":
-        patterns.append(Pattern("kong_replacement_win", 1))
+        patterns.append(PATTERNS["kong_replacement_win"])
     if flags.robbing_kong:
-        patterns.append(Pattern("robbing_the_kong", 1))
+        patterns.append(PATTERNS["robbing_the_kong"])
 
     if not hand.bonus:
         limits.append("no_bonus_tiles")

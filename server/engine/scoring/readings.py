@@ -69,7 +69,8 @@ class ConcealedReading(NamedTuple):
 
     `pongs` are the tiles of the pongs; `chow_suits` one suit letter per chow (only a
     chow's suit matters at either table); `eye` and `eye_fei` as in `Decomposition`;
-    `fei_pong` tells whether some pong holds a Fei (a drawn Fei can finish it).
+    `fei_pong` tells whether some pong holds a Fei (a drawn Fei can finish it). `sets` are
+    the same pongs and chows as reading sets, built once here because the cache keeps them.
     """
 
     pongs: tuple[Tile, ...]
@@ -77,6 +78,7 @@ class ConcealedReading(NamedTuple):
     eye: Tile
     eye_fei: int
     fei_pong: bool
+    sets: tuple[ReadSet, ...]
 
 
 # One suit's share of a concealed reading: pongs, chows, eye (tile, Fei) or None, Fei used,
@@ -159,6 +161,8 @@ def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[ConcealedRead
     ] = {((), (), None, fei, False): None}
     for suit, begin in enumerate(SUIT_STARTS):
         block = counts[begin : begin + (7 if suit == 3 else 9)]
+        if not any(block):
+            continue  # an empty suit adds nothing and splits nothing
         grown: dict[
             tuple[tuple[Tile, ...], tuple[str, ...], tuple[Tile, int] | None, int, bool], None
         ] = {}
@@ -177,11 +181,14 @@ def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[ConcealedRead
         partial = grown
     found: list[ConcealedReading] = []
     for pongs, chows, eye, left, fei_pong in partial:
+        sets = tuple(ReadSet(PONG, tile, True, True) for tile in pongs) + tuple(
+            ReadSet(CHOW, f"1{suit}", True, True) for suit in chows
+        )
         # Fei still left over can only be the eye (a set needs a real tile).
         if eye is not None and left == 0:
-            found.append(ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong))
+            found.append(ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong, sets))
         elif eye is None and left == 2:
-            found.append(ConcealedReading(pongs, chows, FEI, 2, fei_pong))
+            found.append(ConcealedReading(pongs, chows, FEI, 2, fei_pong, sets))
     return tuple(found)
 
 
@@ -198,7 +205,4 @@ def readings(
         else:
             win_in_eye = eye == winning_tile and eye_fei < 2
             win_in_hand_pong = winning_tile in concealed.pongs
-        hand_sets = tuple(ReadSet(PONG, tile, True, True) for tile in concealed.pongs) + tuple(
-            ReadSet(CHOW, f"1{suit}", True, True) for suit in concealed.chow_suits
-        )
-        yield Reading(shown + hand_sets, eye, eye_fei, win_in_eye, win_in_hand_pong)
+        yield Reading(shown + concealed.sets, eye, eye_fei, win_in_eye, win_in_hand_pong)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
+from server.engine.melds import CHOW
 from server.engine.scoring.readings import Reading
 from server.engine.scoring.types import Pattern
 from server.engine.tiles import Tile
@@ -12,8 +13,7 @@ WIND_TILES = frozenset({"1z", "2z", "3z", "4z"})
 DRAGON_TILES = frozenset({"5z", "6z", "7z"})
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(NamedTuple):
     """What one reading scores: fan patterns, and the named limit hands it holds."""
 
     patterns: tuple[Pattern, ...]
@@ -25,13 +25,12 @@ class Tally:
         return sum(pattern.fan for pattern in self.patterns)
 
 
-@dataclass(frozen=True)
-class ShapeFacts:
+class ShapeFacts(NamedTuple):
     """What a reading is made of, in the terms the fan tables use."""
 
     pong_tiles: tuple[Tile, ...]  # the tile of every pong or kong
     chows: int
-    suits: set[str]  # suit letters of the suited tiles it stands for
+    suits: frozenset[str]  # suit letters of the suited tiles it stands for
     honour_tiles: bool
     dragon_pongs: int
     wind_pongs: int
@@ -43,21 +42,43 @@ class ShapeFacts:
 
 def shape_facts(reading: Reading) -> ShapeFacts:
     """Summarise `reading` (its eye must be decided, not a bare Fei)."""
-    pong_tiles = tuple(s.tile for s in reading.sets if s.is_pong_or_kong)
+    eye = reading.eye
+    pong_tiles: list[Tile] = []
+    suits = set()
+    honour_tiles = eye[-1] == "z"
+    if not honour_tiles:
+        suits.add(eye[-1])
+    terminals = not honour_tiles and eye[0] in "19"
+    dragon_pongs = wind_pongs = 0
+    for read_set in reading.sets:
+        tile = read_set.tile
+        suit = tile[-1]
+        if suit == "z":
+            honour_tiles = True
+        else:
+            suits.add(suit)
+        if read_set.kind == CHOW:
+            terminals = False
+            continue
+        pong_tiles.append(tile)
+        if suit == "z":
+            terminals = False
+            if tile in DRAGON_TILES:
+                dragon_pongs += 1
+            else:
+                wind_pongs += 1
+        elif tile[0] not in "19":
+            terminals = False
     chows = len(reading.sets) - len(pong_tiles)
-    stood_for = [*pong_tiles, reading.eye] + [s.tile for s in reading.sets if not s.is_pong_or_kong]
-    suits = {tile[-1] for tile in stood_for if tile[-1] != "z"}
-    honour_tiles = any(tile[-1] == "z" for tile in stood_for)
-    all_terminals = chows == 0 and all(tile[-1] != "z" and tile[0] in "19" for tile in stood_for)
     return ShapeFacts(
-        pong_tiles=pong_tiles,
-        chows=chows,
-        suits=suits,
-        honour_tiles=honour_tiles,
-        dragon_pongs=sum(1 for tile in pong_tiles if tile in DRAGON_TILES),
-        wind_pongs=sum(1 for tile in pong_tiles if tile in WIND_TILES),
-        eye_is_wind=reading.eye in WIND_TILES,
-        eye_is_dragon=reading.eye in DRAGON_TILES,
-        all_pongs=chows == 0,
-        all_terminals=all_terminals,
+        tuple(pong_tiles),
+        chows,
+        frozenset(suits),
+        honour_tiles,
+        dragon_pongs,
+        wind_pongs,
+        eye in WIND_TILES,
+        eye in DRAGON_TILES,
+        chows == 0,
+        terminals,
     )

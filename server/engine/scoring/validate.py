@@ -25,7 +25,7 @@ def normalise_meld(meld: Meld, variant: str) -> Meld:
     A pong's Fei stands for the pong's tile; a chow's Fei may be left unnamed when only one
     tile fits (``3p j 5p``). Raises `HandError` naming the set otherwise.
     """
-    written = format_tiles(meld.tiles)
+    written = _Written(meld.tiles)
     if meld.kind not in (CHOW, PONG, KONG):
         raise HandError(f"unknown set kind {meld.kind!r} (expected chow, pong or kong)")
     size = 4 if meld.kind == KONG else 3
@@ -69,7 +69,17 @@ def normalise_meld(meld: Meld, variant: str) -> Meld:
     return normalised
 
 
-def _chow_fei_tile(real: list[Tile], fei_as: Tile | None, written: str, variant: str) -> Tile:
+class _Written:
+    """A set's tiles in notation, written only when an error message needs them."""
+
+    def __init__(self, tiles: Sequence[Tile]) -> None:
+        self.tiles = tiles
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles)
+
+
+def _chow_fei_tile(real: list[Tile], fei_as: Tile | None, written: _Written, variant: str) -> Tile:
     """The tile a chow's Fei stands for: the given one, or the only one that fits."""
     if fei_as is not None:
         if fei_as == FEI or not is_suited(fei_as) or not variant_allows(fei_as, variant):
