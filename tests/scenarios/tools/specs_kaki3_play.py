@@ -523,4 +523,38 @@ SPECS = [
             "next_dealer": "W",
         },
     },
+    {
+        "name": "kaki3_win_beats_a_nearer_pong",
+        "comment": (
+            "RULES.md: 'Priority: win, then kong or pong, then chow.' East's second discard, 7z, is ponged by "
+            "South (nearer) and won on by West: West wins (234p 567p 888p 666z 77z, dragon set 1 + half flush 1 "
+            "+ faces 3 = 5 fan = 8). East pays 8, South 4; the losers hold nothing that squares up. "
+            "Nets: W +12, E -8, S -4."
+        ),
+        "variant": K,
+        "hands": {
+            "E": "11p 22p 33p 44p 1z 2z 3z 4z 7z 9p",
+            "S": "123p 456p 789p 77z 5z 3z",
+            "W": "234p 567p 888p 7z 1c 2c 3c",
+        },
+        "front": "9p 9p 4z",
+        "back": "6z 6z 6z",
+        "actions": [
+            "E discard 1z",
+            "S discard 9p",
+            "W discard 9p",
+            "E discard 7z",
+            "S pong 77z",
+            "W win",
+        ],
+        "expect": {
+            "outcome": "win",
+            "winners": [
+                winner("W", 5, 8, "dragon_set:1 half_flush:1 face_tile:1 face_tile:1 face_tile:1")
+            ],
+            "payments": payments(("E", "W", 8, "win"), ("S", "W", 4, "win")),
+            "scores": {"E": -8, "S": -4, "W": 12},
+            "next_dealer": "W",
+        },
+    },
 ]
