@@ -103,6 +103,12 @@ async function submitCreatedJoin(event) {
 
 async function fillCreatedWithBots() {
   const status = byId("created-status");
+  if (rememberedSeat(createdRoomId)) {
+    // A seat without a live connection is played by its bot at once, so sit down at the
+    // table first: the table page fills the empty seats once it is connected.
+    window.location.href = `/rooms/${encodeURIComponent(createdRoomId)}#fill-bots`;
+    return;
+  }
   try {
     await fillWithBots(createdRoomId);
     status.textContent = "Bots took the empty seats: the first deal is starting.";

@@ -4,7 +4,7 @@
 import { clockText, element, replaceChildren } from "./dom.js";
 import { VARIANT_NAMES, WIND_NAMES, outcomeTitle, patternName, paymentReason } from "./labels.js";
 import { meldElement } from "./seats.js";
-import { asTileList, tileElement, tileRow } from "./tiles.js";
+import { asTileList, tileRow, tileSuit } from "./tiles.js";
 
 // The table's fan cap, shown beside the total. It comes from RULES.md; the server's own
 // figure wins when the result carries one.
@@ -35,6 +35,16 @@ export function resultContext(state, resultMessage) {
   };
 }
 
+function groupBySuit(tiles) {
+  const groups = [];
+  for (const tile of tiles) {
+    const last = groups[groups.length - 1];
+    if (last && tileSuit(last[0]) === tileSuit(tile)) last.push(tile);
+    else groups.push([tile]);
+  }
+  return groups;
+}
+
 function winningHand(winner) {
   const hand = winner.hand || {};
   const box = element("div", { class: "winning-hand", "aria-label": "winning hand" });
@@ -55,10 +65,13 @@ function winningHand(winner) {
       meld.querySelectorAll(".tile").forEach(markWinning);
       box.append(meld);
     }
-  } else if (concealed.length) {
-    const row = element("span", { class: "meld meld-concealed-part" }, tileRow(concealed, { size: "md" }));
-    [...row.querySelectorAll(".tile")].reverse().forEach(markWinning);
-    box.append(row);
+  } else {
+    // Without the engine's reading the tiles stay as dealt, one group per suit.
+    for (const group of groupBySuit(concealed)) {
+      const row = element("span", { class: "meld meld-concealed-part" }, tileRow(group, { size: "md" }));
+      [...row.querySelectorAll(".tile")].reverse().forEach(markWinning);
+      box.append(row);
+    }
   }
   for (const meld of hand.melds || []) box.append(meldElement(meld, "md"));
   if ((hand.bonus || []).length) {

@@ -40,9 +40,10 @@ const view = new TableView(roomId, {
   },
 });
 
-function showToast(text, kind = "error") {
+function showToast(text, kind = "error", tile = "") {
   const toast = byId("toast");
   toast.textContent = text;
+  toast.dataset.tile = tile;
   toast.className = `toast ${kind}`;
   toast.hidden = false;
   clearTimeout(toastTimer);
@@ -64,18 +65,32 @@ function noticeBotMove(previous, next) {
   const before = (previous.players && previous.players[previous.me]) || {};
   const after = (next.players && next.players[next.me]) || {};
   let what = "passed";
+  let thrown = "";
   if ((after.discards || []).length > (before.discards || []).length) {
-    what = `discarded ${tileShortName(after.discards[after.discards.length - 1])}`;
+    thrown = after.discards[after.discards.length - 1];
+    what = `discarded ${tileShortName(thrown)}`;
   } else if ((after.melds || []).length > (before.melds || []).length) {
     what = "claimed the tile";
   } else if (next.phase === "ended") {
     what = "finished the turn";
   }
-  showToast(`Time ran out: your bot ${what} for you.`, "notice bot-played");
+  showToast(`Time ran out: your bot ${what} for you.`, "notice bot-played", thrown);
+}
+
+/**
+ * The lobby sends a seated player here with "#fill-bots" to start the game with bots once
+ * this page holds the seat (so no bot plays the opening turn for an absent player).
+ */
+function fillWithBotsIfAsked(state) {
+  if (window.location.hash !== "#fill-bots") return;
+  history.replaceState(null, "", window.location.pathname);
+  // The waiting room's state has no `me`; a connection with a token holds a seat.
+  if (state.phase === "waiting" && connection && connection.token) view.handlers.fillWithBots();
 }
 
 function handleMessage(message) {
   if (message.type === "state") {
+    fillWithBotsIfAsked(message);
     noticeBotMove(latestState, message);
     latestState = message;
     pendingActionId = null;

@@ -1,0 +1,89 @@
+"""A person at the table, as the browser tests play it: clicking tiles and buttons only."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import httpx
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+CLICK_TIMEOUT_MS = 1500
+
+
+@dataclass
+class PlayLog:
+    """What the player did during a deal, so a test can check it really played."""
+
+    discards: int = 0
+    choices: list[str] = field(default_factory=list)
+
+
+def join_by_table_page(page: Page, base_url: str, room_id: str, name: str) -> None:
+    """Opens the table page of a room and joins it through the page's own form."""
+    page.goto(f"{base_url}/rooms/{room_id}")
+    page.get_by_test_id("join-name").fill(name)
+    page.get_by_test_id("join-submit").click()
+    page.locator("#table").wait_for(state="visible")
+
+
+def create_room_over_http(base_url: str, **settings: object) -> str:
+    """Creates a room with the public API (for tests about the table rather than the lobby)."""
+    answer = httpx.post(f"{base_url}/api/rooms", json=settings, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["room_id"])
+
+
+def fill_with_bots_over_http(base_url: str, room_id: str) -> None:
+    """Lets bots take every empty seat, which starts the first deal."""
+    answer = httpx.post(f"{base_url}/api/rooms/{room_id}/bots", json={}, timeout=10)
+    assert answer.status_code == 200, answer.text
+
+
+def hand_labels(page: Page) -> list[str]:
+    """The tiles of my hand as the page shows them, left to right (drawn tile last)."""
+    return [
+        str(label)
+        for label in page.get_by_test_id("hand-tile").evaluate_all(
+            "tiles => tiles.map(t => t.dataset.tile)"
+        )
+    ]
+
+
+def _click(page: Page, selector_index: tuple[str, int]) -> bool:
+    selector, index = selector_index
+    try:
+        page.locator(selector).nth(index).click(timeout=CLICK_TIMEOUT_MS)
+    except PlaywrightError:
+        # The choice vanished under the pointer (a bot claimed first, or the timer ran out).
+        return False
+    return True
+
+
+def play_one_step(page: Page, log: PlayLog) -> None:
+    """Answers whatever the page asks now: a choice button first, else a discard."""
+    choices = page.locator("[data-testid=action]:enabled")
+    if choices.count():
+        labels = choices.all_inner_texts()
+        # Take the win when offered; otherwise the page lists the strongest claim first.
+        index = labels.index("Win") if "Win" in labels else 0
+        if _click(page, ("[data-testid=action]:enabled", index)):
+            log.choices.append(labels[index])
+        return
+    discardable = page.locator("[data-testid=hand-tile].discardable")
+    if discardable.count():
+        # The drawn tile when there is one (it is last), else the rightmost legal tile.
+        if _click(page, ("[data-testid=hand-tile].discardable", discardable.count() - 1)):
+            log.discards += 1
+        return
+    page.wait_for_timeout(40)
+
+
+def play_until_result(page: Page, seconds: float, log: PlayLog) -> None:
+    """Plays by clicking until the result panel shows, or fails after `seconds`."""
+    result = page.get_by_test_id("result")
+    deadline = time.monotonic() + seconds
+    while not result.is_visible():
+        assert time.monotonic() < deadline, f"no result after {seconds} s of play ({log})"
+        play_one_step(page, log)

@@ -1,0 +1,163 @@
+"""The browser client in real Chromium against a real server: whole deals played by
+clicking, a turn left to its timer, a reload mid-deal, phone and desktop layouts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.web.live_server import DESKTOP, PHONE, LiveServer, PageProblems, save_screenshot
+from tests.web.table_player import (
+    PlayLog,
+    create_room_over_http,
+    fill_with_bots_over_http,
+    hand_labels,
+    join_by_table_page,
+    play_one_step,
+    play_until_result,
+)
+
+pytestmark = pytest.mark.browser
+
+SEAT_COUNT = {"kaki3": 3, "hk": 4}
+
+
+def open_table_from_lobby(page: Page, server: LiveServer, variant: str, name: str) -> None:
+    """The lobby path a person takes: pick the table, open it, join, add bots, go to it."""
+    page.goto(f"{server.url}/")
+    page.get_by_test_id(f"variant-{variant}").check()
+    page.get_by_test_id("create-room").click()
+    invite = page.get_by_test_id("invite-link")
+    expect(invite).to_have_value(re.compile(r"/rooms/[^/]+$"))
+    page.get_by_test_id("lobby-join-name").fill(name)
+    page.get_by_test_id("lobby-join").click()
+    expect(page.locator("#created-status")).to_contain_text("You sit at")
+    expect(page.get_by_test_id("my-rooms")).to_contain_text(f"you: {name}")
+    table_url = invite.input_value()
+    # Filling the seats takes the person to the table, which starts the game once seated.
+    page.get_by_test_id("lobby-bots").click()
+    expect(page).to_have_url(table_url)
+
+
+def check_result_panel(page: Page, variant: str) -> bool:
+    """Checks the result panel's breakdown; answers whether the deal was won."""
+    result = page.get_by_test_id("result")
+    expect(result).to_be_visible()
+    expect(result.locator("h2")).to_have_text(re.compile(r"wins?|Drawn deal|Time's up"))
+    scores = result.locator("table.scores tbody tr")
+    expect(scores).to_have_count(SEAT_COUNT[variant])
+    won = result.locator(".winner").count() > 0
+    if won:
+        winner = result.locator(".winner").first
+        assert winner.locator(".winning-hand .tile").count() >= 14
+        assert winner.locator("table.patterns tbody tr").count() >= 1
+        expect(winner.locator("table.patterns tfoot")).to_contain_text("Total")
+        expect(winner.locator("table.patterns tfoot")).to_contain_text("Table cap")
+        payments = result.locator("table.payments tbody tr")
+        assert payments.count() >= 2 if variant == "kaki3" else payments.count() >= 1
+        expect(result.locator("table.payments")).to_contain_text("Win")
+    return won
+
+
+@pytest.mark.parametrize("variant", ["kaki3", "hk"])
+def test_a_deal_is_played_by_clicking_from_the_lobby_to_the_result(
+    browser_context: BrowserContext,
+    live_server: LiveServer,
+    page_problems: PageProblems,
+    variant: str,
+) -> None:
+    page = browser_context.new_page()
+    page_problems.watch(page)
+    open_table_from_lobby(page, live_server, variant, "Ana")
+    expect(page.get_by_test_id("hand-tile").first).to_be_visible()
+    log = PlayLog()
+    # Some deals end drawn, with no breakdown to read: play on until one is won.
+    for deal in range(1, 5):
+        play_until_result(page, 60, log)
+        if deal == 1:
+            save_screenshot(page, f"{variant}-desktop-result")
+        if check_result_panel(page, variant):
+            break
+        page.get_by_test_id("next-deal").click()
+        expect(page.get_by_test_id("result")).to_be_hidden()
+    else:
+        pytest.fail(f"no deal of four was won ({log})")
+    assert log.discards + len(log.choices) > 0, "the person never played"
+    save_screenshot(page, f"{variant}-desktop-win")
+    page.set_viewport_size(PHONE)
+    save_screenshot(page, f"{variant}-phone-win")
+    assert page_problems.messages == []
+
+
+def reach_my_turn_mid_deal(page: Page) -> None:
+    """Plays two discards, then stops at our next turn, where the table waits for us."""
+    log = PlayLog()
+    discardable = page.locator("[data-testid=hand-tile].discardable")
+    while log.discards < 2 or not discardable.count():
+        if page.get_by_test_id("result").is_visible():
+            # A deal can end before it gets there; the next one will do.
+            page.get_by_test_id("next-deal").click()
+            expect(page.get_by_test_id("result")).to_be_hidden()
+            log = PlayLog()
+        elif log.discards < 2:
+            play_one_step(page, log)
+        else:
+            choices = page.locator("[data-testid=action]:enabled")
+            if choices.count():
+                choices.last.click()  # pass: the choices are ordered with Pass last
+            page.wait_for_timeout(40)
+
+
+@pytest.mark.parametrize("variant", ["kaki3", "hk"])
+def test_the_table_fits_a_phone_and_a_desktop(
+    browser_context: BrowserContext,
+    live_server: LiveServer,
+    page_problems: PageProblems,
+    variant: str,
+) -> None:
+    room_id = create_room_over_http(live_server.url, variant=variant)
+    page = browser_context.new_page()
+    page_problems.watch(page)
+    join_by_table_page(page, live_server.url, room_id, "Bo")
+    fill_with_bots_over_http(live_server.url, room_id)
+    reach_my_turn_mid_deal(page)
+    for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        save_screenshot(page, f"{variant}-{label}-table")
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the {label} page scrolls sideways by {overflow}px"
+        tile = page.get_by_test_id("hand-tile").first
+        box = tile.bounding_box()
+        assert box is not None and box["width"] >= 20, (
+            f"hand tiles are too small to tap on a {label}"
+        )
+        expect(tile).to_have_attribute(
+            "aria-label",
+            re.compile(r"of (dots|bamboo|characters)|wind|dragon|Fei|Flower|Season|Animal|Face"),
+        )
+    assert page_problems.messages == []
+
+
+def test_a_turn_left_alone_is_played_by_the_bot(
+    browser_context: BrowserContext, live_server: LiveServer, page_problems: PageProblems
+) -> None:
+    room_id = create_room_over_http(live_server.url, variant="kaki3", turn_seconds=2)
+    page = browser_context.new_page()
+    page_problems.watch(page)
+    join_by_table_page(page, live_server.url, room_id, "Cy")
+    fill_with_bots_over_http(live_server.url, room_id)
+    # The first to join sits East and deals, so the first turn is ours. Leave it alone.
+    my_panel = page.locator(".seat-panel.mine")
+    expect(my_panel).to_have_attribute("data-seat", "E")
+    expect(page.locator("[data-testid=hand-tile].discardable").first).to_be_visible()
+    hand_before = hand_labels(page)
+    timer = page.get_by_test_id("turn-timer")
+    expect(timer).to_have_text(re.compile(r"0:0[0-2]"))
+    notice = page.locator(".toast.bot-played")
+    expect(notice).to_contain_text("Time ran out: your bot discarded", timeout=8000)
+    # The bot threw a tile of our own hand (it may since have been claimed from our discards).
+    assert notice.get_attribute("data-tile") in hand_before
+    assert page_problems.messages == []
