@@ -33,11 +33,11 @@ def choose_action(view: dict[str, Any], legal: list[Action], level: str = "full"
         raise ValueError("no legal action to choose from")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; expected one of {LEVELS}")
+    seat_view = read_view(view)
     for action in legal:
         if action.type == "win":
             # A legal win already meets the table's fan minimum: always take it.
             return action
-    seat_view = read_view(view)
     if any(action.type == "pass" for action in legal):
         choice = decide_claim(seat_view, legal, level)
     else:

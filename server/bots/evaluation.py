@@ -138,7 +138,7 @@ def _best_plan(
         plan_steps = max(plan.steps, steps)
         # Ready, but no wait wins: it must change shape or gain fan first.
         dead_ready = steps == 0 and plan_steps == 0
-        plan_steps_value = DEAD_READY_STEPS if dead_ready else float(plan_steps)
+        plan_steps_value = DEAD_READY_STEPS if dead_ready else plan_steps * (1 + plan.hardness)
         shortfall = max(0.0, view.min_fan - plan.fan)
         value = -plan_steps_value - SHORTFALL_COST * shortfall + FAN_WEIGHT * min(plan.fan, 10)
         if best is None or value > best.value:

@@ -32,6 +32,14 @@ class Plan:
     name: str
     steps: int
     fan: float
+    # Extra cost per step: some plans need particular tiles (a pair's last two copies,
+    # a pung's third), so each of their steps takes longer than a step of plain sets.
+    hardness: float = 0.0
+
+
+# Per-step hardness of the plans that wait on scarce tiles.
+SEVEN_PAIRS_HARDNESS = 0.6
+ALL_PUNGS_HARDNESS = 0.4
 
 
 def honour_value(tile: Tile, view: SeatView) -> int:
@@ -124,10 +132,37 @@ def hk_plans(
             half_steps = restricted_shanten(tiles, keep + list(HONOUR_KINDS), "hk")
             plans.append(Plan(f"half_flush_{flush_suit}", half_steps, 3 + honours + extra))
     if all(m.kind != "chow" for m in melds):
-        plans.append(Plan("all_pungs", pungs_shanten(tiles), 3 + honours + extra))
+        plans.append(
+            Plan("all_pungs", pungs_shanten(tiles), 3 + honours + extra, ALL_PUNGS_HARDNESS)
+        )
     if not melds and len(tiles) >= 13:
-        plans.append(Plan("seven_pairs", seven_pairs_steps(tiles), 4 + extra))
+        plans.append(Plan("seven_pairs", seven_pairs_steps(tiles), 4 + extra, SEVEN_PAIRS_HARDNESS))
     return plans
+
+
+# Bonus tiles still to come: draws looked ahead, the share of bonus tiles that score for a
+# seat (animals and faces always, half the flowers and seasons), and how far to trust it.
+BONUS_LOOKAHEAD_DRAWS = 5
+SCORING_BONUS_SHARE = 0.75
+FUTURE_BONUS_WEIGHT = 0.8
+BONUS_TILE_COUNT = 16
+KAKI3_DEAD_WALL = 7
+
+
+def expected_bonus_fan(view: SeatView) -> float:
+    """3 Kaki: fan this seat may expect from bonus tiles it has yet to draw.
+
+    A bonus tile never stays in a hand, so every unseen one is still in the wall.
+    """
+    live = view.wall_remaining
+    if live <= 0:
+        return 0.0
+    laid = sum(1 for o in view.opponents for t in o.bonus if t != FEI)
+    laid += sum(1 for t in view.bonus if t != FEI)
+    left = max(0, BONUS_TILE_COUNT - laid)
+    draws = min(BONUS_LOOKAHEAD_DRAWS, live / 3)
+    chance = left / (live + KAKI3_DEAD_WALL)
+    return FUTURE_BONUS_WEIGHT * draws * chance * SCORING_BONUS_SHARE
 
 
 def kaki3_plans(
@@ -143,7 +178,7 @@ def kaki3_plans(
     """
     if not bonus:
         return [Plan("no_bonus_tiles", general_steps, 10.0)]
-    base = bonus_fan(bonus, view.me)
+    base = bonus_fan(bonus, view.me) + expected_bonus_fan(view)
     honours = honour_fan(tiles, melds, view)
     has_honours = any(t[-1] == "z" for t in tiles) or any(_meld_tile(m)[-1] == "z" for m in melds)
     flush = 1 if has_honours else 3
@@ -152,7 +187,14 @@ def kaki3_plans(
         steps = restricted_shanten(tiles, _kinds_of_suit("p"), "kaki3")
         plans.append(Plan("full_flush", steps, base + 3))
     if all(m.kind != "chow" for m in melds):
-        plans.append(Plan("all_pungs", pungs_shanten(tiles), base + honours + flush + 2))
+        plans.append(
+            Plan(
+                "all_pungs",
+                pungs_shanten(tiles),
+                base + honours + flush + 2,
+                ALL_PUNGS_HARDNESS,
+            )
+        )
     return plans
 
 

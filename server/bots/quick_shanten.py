@@ -124,13 +124,18 @@ def _special(counts: list[int]) -> int:
     return min(6 - min(pairs, 7), 13 - kinds - (1 if has_pair else 0))
 
 
+def _floor(size: int) -> int:
+    """The lowest shanten a hand of `size` tiles can have: only 3n+2 tiles are complete."""
+    return -1 if size % 3 == 2 else 0
+
+
 def shanten_of_counts(counts: list[int], fei: int, variant: str) -> int:
     """`quick_shanten` for a hand already read into counts."""
     size = sum(counts) + fei
     sets_needed = min(4, size // 3)
     blocks = _blocks(counts)
     readings = _combined(_combined(blocks[0], blocks[1]), _combined(blocks[2], blocks[3]))
-    best = max(-1, _best(readings, sets_needed) - fei)
+    best = max(_floor(size), _best(readings, sets_needed) - fei)
     if variant == "hk" and size in (13, 14):
         best = min(best, _special(counts))
     return best
@@ -184,6 +189,7 @@ def shanten_with_each(
         _combined(_combined(blocks[0], blocks[1]), blocks[3]),
         _combined(_combined(blocks[0], blocks[1]), blocks[2]),
     ]
+    floor = _floor(size)
     special = variant == "hk" and size in (13, 14)
     if special:
         pairs = sum(c // 2 for c in counts)
@@ -192,7 +198,7 @@ def shanten_with_each(
     answers: dict[Tile, int] = {}
     for kind in kinds:
         if kind == FEI:
-            value = max(-1, _best_of_pair(others[0], blocks[0], sets_needed) - fei - 1)
+            value = max(floor, _best_of_pair(others[0], blocks[0], sets_needed) - fei - 1)
             answers[kind] = value
             continue
         index = kind_index(kind)
@@ -201,7 +207,7 @@ def shanten_with_each(
         counts[index] += 1
         changed = _suit_readings(tuple(counts[start : start + (9 if block < 3 else 7)]), block < 3)
         counts[index] -= 1
-        value = max(-1, _best_of_pair(others[block], changed, sets_needed) - fei)
+        value = max(floor, _best_of_pair(others[block], changed, sets_needed) - fei)
         if special:
             held = counts[index]
             more_pairs = pairs + (held % 2)

@@ -1,0 +1,97 @@
+"""Bots-only deals played in-process, and `mahjong-hall simulate`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from server.bots.simulation import parse_levels, simulate
+from server.cli.main import main
+
+TIMING_KEYS = {
+    "deals_per_second",
+    "decision_ms_p50",
+    "decision_ms_p99",
+    "decision_ms_max",
+    "decision_cpu_ms_p50",
+    "decision_cpu_ms_p99",
+}
+
+
+@pytest.mark.parametrize(
+    ("variant", "deals", "levels"),
+    [
+        ("hk", 40, ["full", "baseline", "full", "baseline"]),
+        ("kaki3", 150, ["full", "baseline", "baseline"]),
+    ],
+)
+def test_mixed_bots_play_many_deals_to_the_end(variant: str, deals: int, levels: list[str]) -> None:
+    summary = simulate(variant, deals, 11, levels).summary()
+    assert summary["deals"] == deals
+    assert summary["wins"] + summary["draws"] + summary["timeouts"] == deals
+    assert summary["timeouts"] == 0
+    assert summary["wins"] > 0
+    assert sum(p["net_points"] for p in summary["players"]) == 0  # payments balance
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["hk", "kaki3"])
+def test_a_thousand_mixed_deals_end_without_error(variant: str) -> None:
+    levels = ["full", "baseline", "baseline", "full"][: 4 if variant == "hk" else 3]
+    summary = simulate(variant, 1000, 5, levels).summary()
+    assert summary["deals"] == 1000
+    assert summary["wins"] + summary["draws"] == 1000
+
+
+def test_full_bot_beats_the_baseline_over_a_fixed_seed_range() -> None:
+    # One full bot against two baseline bots; players rotate seats every deal.
+    summary = simulate("kaki3", 150, 2024, ["full", "baseline", "baseline"]).summary()
+    full, *baselines = summary["players"]
+    assert full["level"] == "full"
+    assert full["wins"] > max(b["wins"] for b in baselines)
+    assert full["net_points"] > 0
+
+
+def test_full_bot_beats_the_baseline_in_hong_kong() -> None:
+    summary = simulate("hk", 40, 2024, ["full", "baseline", "baseline", "baseline"]).summary()
+    full, *baselines = summary["players"]
+    assert full["wins"] > max(b["wins"] for b in baselines)
+    assert full["net_points"] > 0
+
+
+def test_simulate_command_prints_the_contract_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--variant", "kaki3", "--deals", "5", "--seed", "3", "--json"]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    for key in (
+        "deals",
+        "wins",
+        "draws",
+        "timeouts",
+        "mean_fan",
+        "deals_per_second",
+        "decision_ms_p99",
+    ):
+        assert key in first
+    assert first["deals"] == 5
+    assert main(argv) == 0
+    second = json.loads(capsys.readouterr().out)
+    # Same seed, same deals: everything but the clock agrees.
+    assert {k: v for k, v in first.items() if k not in TIMING_KEYS} == {
+        k: v for k, v in second.items() if k not in TIMING_KEYS
+    }
+
+
+def test_simulate_command_rejects_bad_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--variant", "hk", "--deals", "1", "--levels", "full,expert"]) == 2
+    assert "unknown bot level 'expert'" in capsys.readouterr().err
+    assert (
+        main(["simulate", "--variant", "kaki3", "--deals", "1", "--levels", "full,baseline"]) == 2
+    )
+    assert "3 seats" in capsys.readouterr().err
+
+
+def test_parse_levels_spreads_one_name_over_every_seat() -> None:
+    assert parse_levels("baseline", "hk") == ["baseline"] * 4
+    assert parse_levels(None, "kaki3") == ["full"] * 3
