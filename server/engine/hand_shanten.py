@@ -58,6 +58,25 @@ def _suit_readings(counts: tuple[int, ...], chows: bool) -> Blocks:
     return frozenset(found)
 
 
+@lru_cache(maxsize=200_000)
+def _suit_best_readings(counts: tuple[int, ...], chows: bool) -> Blocks:
+    """`_suit_readings` keeping, for each (sets, eye), only the most partials.
+
+    Without Fei a partial is never worse than its two tiles left single (it fills one slot
+    where two singles would seed two), so only the largest partial count matters. With Fei
+    it can be (two seeded slots hold more Fei), so Fei hands use every reading.
+    """
+    return _most_partials(_suit_readings(counts, chows))
+
+
+def _most_partials(readings: Blocks) -> Blocks:
+    most: dict[tuple[int, int], int] = {}
+    for sets, partials, eye in readings:
+        if most.get((sets, eye), -1) < partials:
+            most[(sets, eye)] = partials
+    return frozenset((sets, partials, eye) for (sets, eye), partials in most.items())
+
+
 def _combine(left: Blocks, right: Blocks) -> Blocks:
     """Readings of two suits together (at most one eye overall)."""
     return frozenset(
@@ -90,10 +109,22 @@ def standard_shanten(counts: tuple[int, ...], fei: int) -> int:
         slots = 4
     real = tiles - fei
     man, pin, sou, honours = suit_blocks(counts)
-    readings = _combine(
-        _combine(_suit_readings(man, True), _suit_readings(pin, True)),
-        _combine(_suit_readings(sou, True), _suit_readings(honours, False)),
-    )
+    if fei == 0:
+        readings = _most_partials(
+            _combine(
+                _most_partials(
+                    _combine(_suit_best_readings(man, True), _suit_best_readings(pin, True))
+                ),
+                _most_partials(
+                    _combine(_suit_best_readings(sou, True), _suit_best_readings(honours, False))
+                ),
+            )
+        )
+    else:
+        readings = _combine(
+            _combine(_suit_readings(man, True), _suit_readings(pin, True)),
+            _combine(_suit_readings(sou, True), _suit_readings(honours, False)),
+        )
     best = 0
     for sets, partials, eye in readings:
         if sets > slots:
