@@ -41,16 +41,17 @@ SEATS = {"E": 0, "S": 1, "W": 2, "N": 3}
 async def seat_tables(store: Store, tables: int, label: str) -> list[int]:
     """Create `tables` rooms of four players, each with a deal started; return the deal ids."""
     now = datetime.now(UTC)
-    deal_ids = []
-    for table in range(tables):
+
+    async def seat(table: int) -> int:
         room_id = f"{label}-{table}"
         await store.create_room(room_id, "hk", {"turn_seconds": 40}, now)
         for index in range(4):
             await store.add_player(room_id, index, f"player {index}", None, index == 3, now)
-        deal_ids.append(
-            await store.start_deal(room_id, 1, 1, "hk", {"variant": "hk"}, table, SEATS, now, 300.0)
+        return await store.start_deal(
+            room_id, 1, 1, "hk", {"variant": "hk"}, table, SEATS, now, 300.0
         )
-    return deal_ids
+
+    return list(await asyncio.gather(*(seat(table) for table in range(tables))))
 
 
 async def run_tables(
