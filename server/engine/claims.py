@@ -60,24 +60,31 @@ def claim_options(
     return options
 
 
+def _runs_through(tile: Tile) -> tuple[tuple[Tile, Tile], ...]:
+    """The other two tiles of each run (chow) that `tile` can be part of."""
+    number, tile_suit = rank(tile), suit(tile)
+    runs = []
+    for start in (number - 2, number - 1, number):
+        if start >= 1 and start + 2 <= 9:
+            first, second = (f"{k}{tile_suit}" for k in range(start, start + 3) if k != number)
+            runs.append((first, second))
+    return tuple(runs)
+
+
+_RUNS_THROUGH = {f"{n}{s}": _runs_through(f"{n}{s}") for s in "mps" for n in range(1, 10)}
+
+
 def _chow_options(seat: str, hand: list[Tile], tile: Tile, has_fei: bool) -> list[Action]:
     """Each run through `tile` the hand can make, with real tiles and with one Fei."""
     options: list[Action] = []
-    number, tile_suit = rank(tile), suit(tile)
-    for start in (number - 2, number - 1, number):
-        if start < 1 or start + 2 > 9:
-            continue
-        first, second = (f"{k}{tile_suit}" for k in range(start, start + 3) if k != number)
-        if first in hand and second in hand:
+    for first, second in _RUNS_THROUGH[tile]:
+        has_first, has_second = first in hand, second in hand
+        if has_first and has_second:
             options.append(Action(CHOW, seat, tiles=(first, second)))
-        if has_fei and second in hand:
-            options.append(
-                Action(CHOW, seat, tiles=tuple(sorted_tiles([second, FEI])), fei_as=first)
-            )
-        if has_fei and first in hand:
-            options.append(
-                Action(CHOW, seat, tiles=tuple(sorted_tiles([first, FEI])), fei_as=second)
-            )
+        if has_fei and has_second:
+            options.append(Action(CHOW, seat, tiles=(second, FEI), fei_as=first))
+        if has_fei and has_first:
+            options.append(Action(CHOW, seat, tiles=(first, FEI), fei_as=second))
     return options
 
 

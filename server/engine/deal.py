@@ -25,7 +25,7 @@ from server.engine.deal_state import (
 )
 from server.engine.draws import lay_out_dealt_bonus_tiles
 from server.engine.errors import ActionFormatError, IllegalActionError
-from server.engine.tiles import Tile, format_tiles, parse_tiles
+from server.engine.tiles import Tile, format_tiles, parse_tiles, sorted_tiles
 from server.engine.turns import apply_turn_action, turn_actions
 from server.engine.variants import get_variant
 from server.engine.wall import check_deal, shuffled_deal
@@ -103,6 +103,11 @@ def apply(state: DealState, action: Action) -> tuple[DealState, list[Event]]:
         raise IllegalActionError(f"expected an Action, got {type(action).__name__}", "bad_action")
     if state.is_over:
         raise IllegalActionError("the deal is over", "deal_over")
+    if action.tiles is not None and list(action.tiles) != sorted_tiles(action.tiles):
+        # Claims are listed with their tiles in canonical order; accept any order.
+        action = Action(
+            action.type, action.seat, action.tile, tuple(sorted_tiles(action.tiles)), action.fei_as
+        )
     events: list[Event] = []
     if action.type == TIMEOUT:
         new_state = state.copy()

@@ -84,14 +84,17 @@ def _may_sink(state: DealState) -> bool:
 
 
 def _concealed_kong_tiles(state: DealState) -> list[Tile]:
-    counts: dict[Tile, int] = {}
-    for tile in state.players[state.turn].hand:
-        counts[tile] = counts.get(tile, 0) + 1
-    return in_tile_order(tile for tile, count in counts.items() if count == 4 and tile != FEI)
+    hand = state.players[state.turn].hand
+    kinds = set(hand)
+    if len(kinds) > len(hand) - 3:
+        return []  # four of a kind needs at least three repeats
+    return in_tile_order(tile for tile in kinds if tile != FEI and hand.count(tile) == 4)
 
 
 def _added_kong_tiles(state: DealState) -> list[Tile]:
     player = state.players[state.turn]
+    if not player.melds:
+        return []
     return in_tile_order(
         {
             meld.base_tile
@@ -103,6 +106,8 @@ def _added_kong_tiles(state: DealState) -> list[Tile]:
 
 def _swap_tiles(state: DealState) -> list[Tile]:
     player = state.players[state.turn]
+    if not player.melds:
+        return []
     return in_tile_order(
         {meld.fei_as for meld in player.melds if meld.fei_count and meld.fei_as in player.hand}
     )
