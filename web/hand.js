@@ -29,6 +29,8 @@ export class HandView {
     const tiles = concealed.map((tile) => ({ tile, drawn: false }));
     if (state.drawn_tile) tiles.push({ tile: state.drawn_tile, drawn: true });
     this.buttons = tiles.map(({ tile, drawn }) => this.tileButton(tile, drawn, discards.get(tile), busy));
+    // Tiles grow when the hand is short (after claims), up to what fits the screen.
+    this.container.style.setProperty("--hand-count", String(Math.max(tiles.length, 8)));
     const canDiscard = discards.size > 0 && !busy;
     this.container.classList.toggle("can-discard", canDiscard);
     const mainRow = element("div", { class: "hand-row" }, this.buttons.filter((button) => !button.dataset.drawn));

@@ -8,7 +8,7 @@ import { VARIANT_NAMES, WIND_NAMES } from "./labels.js";
 import { PromptView } from "./prompt.js";
 import { ResultPanel, resultContext } from "./result_panel.js";
 import { isSeatActive, otherSeatsInTurnOrder, seatName, seatPanel } from "./seats.js";
-import { tileShortName } from "./tiles.js";
+import { tileElement, tileShortName } from "./tiles.js";
 
 const byId = (id) => document.getElementById(id);
 
@@ -71,6 +71,7 @@ export class TableView {
     replaceChildren(byId("hand"));
     byId("prompt").hidden = true;
     byId("turn-text").textContent = "The first deal starts when every seat is taken.";
+    replaceChildren(byId("turn-tile"));
     byId("hand-hint").textContent = "";
   }
 
@@ -103,6 +104,9 @@ export class TableView {
       byId("prompt").hidden = true;
     }
     byId("turn-text").textContent = turnText(state);
+    // The tile on offer, large in the middle, while a claim is open.
+    const onOffer = state.last_discard && (state.phase === "claim" || state.phase === "rob");
+    replaceChildren(byId("turn-tile"), onOffer ? tileElement(state.last_discard.tile, { size: "md" }) : "");
     byId("hand-hint").textContent = handHint(state);
   }
 

@@ -9,7 +9,7 @@ import httpx
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-CLICK_TIMEOUT_MS = 1500
+CLICK_TIMEOUT_MS = 400
 
 
 @dataclass
