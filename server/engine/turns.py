@@ -50,7 +50,7 @@ def self_win(state: DealState) -> tuple[ScoreResult, WinningHand] | None:
     return memo
 
 
-def _restriction(state: DealState) -> tuple[Tile, ...]:
+def forbidden_now(state: DealState) -> tuple[Tile, ...]:
     """The same-turn throw restriction, lifted when it would leave no throw at all."""
     if not state.forbidden:
         return ()
@@ -65,7 +65,7 @@ def _restriction(state: DealState) -> tuple[Tile, ...]:
 def throwable_tiles(state: DealState) -> list[Tile]:
     """Tiles the player to act may discard now, each kind once, sorted."""
     hand = state.players[state.turn].hand
-    restricted = _restriction(state)
+    restricted = forbidden_now(state)
     kinds = in_tile_order({tile for tile in hand if tile != FEI and tile not in restricted})
     if not kinds and not _may_sink(state):
         # Only Fei left and no replacement to sink for: a Fei goes out as a plain discard.
@@ -78,7 +78,7 @@ def _may_sink(state: DealState) -> bool:
     return (
         state.variant.has_fei
         and FEI in player.hand
-        and FEI not in _restriction(state)
+        and FEI not in forbidden_now(state)
         and state.wall_remaining > 0
     )
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine.deal import pending_seats
-from server.engine.deal_state import DealState, in_tile_order
+from server.engine.deal_state import DISCARD_PHASE, DealState, in_tile_order
+from server.engine.errors import EngineError
+from server.engine.turns import forbidden_now
 
 
 def view(state: DealState, seat: str | None) -> dict[str, Any]:
     """The JSON-ready view of `state` for `seat`, or for a spectator when `seat` is None."""
     if seat is not None and seat not in state.seats:
-        raise ValueError(f"seat {seat!r} does not play at this table")
+        raise EngineError(f"seat {seat!r} does not play at this table")
     last = state.last_discard
     players = {}
     for name, player in state.players.items():
@@ -50,7 +52,6 @@ def view(state: DealState, seat: str | None) -> dict[str, Any]:
             hand.remove(player.drawn)
         shown["hand"] = in_tile_order(hand)
         shown["drawn_tile"] = player.drawn
-        shown["forbidden"] = (
-            list(state.forbidden) if state.turn == seat and state.phase == "discard" else []
-        )
+        its_turn = state.turn == seat and state.phase == DISCARD_PHASE
+        shown["forbidden"] = list(forbidden_now(state)) if its_turn else []
     return shown
