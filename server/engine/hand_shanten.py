@@ -151,13 +151,10 @@ def thirteen_orphans_shanten(counts: tuple[int, ...]) -> int:
     return 13 - kinds - (1 if has_pair else 0)
 
 
-_ORPHANS = frozenset(_ORPHAN_INDEXES)
-
-
 def is_thirteen_orphans_counts(counts: tuple[int, ...]) -> bool:
     """Thirteen orphans: only terminals and honours, each of the thirteen, one of them twice."""
-    if any(count for index, count in enumerate(counts) if index not in _ORPHANS):
-        return False
+    if sum(map(counts.__getitem__, _ORPHAN_INDEXES)) != 14:
+        return False  # some tile is not a terminal or an honour
     return thirteen_orphans_shanten(counts) == -1
 
 

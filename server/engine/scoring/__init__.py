@@ -140,4 +140,6 @@ def _tallies(
                 continue
             seen.add(key)
             shape = kaki3_shape_tally(chosen, hand)
-            yield Tally(shape.patterns + fixed.patterns, shape.limits + fixed.limits)
+            yield Tally(
+                shape.patterns + fixed.patterns, shape.limits + fixed.limits, shape.fan + fixed.fan
+            )

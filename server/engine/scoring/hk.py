@@ -105,7 +105,7 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
         limits.append("heavenly_hand")
     if hand.flags.earthly:
         limits.append("earthly_hand")
-    return Tally(tuple(patterns), tuple(limits))
+    return Tally.of(patterns, limits)
 
 
 def _four_concealed_pungs(reading: Reading, hand: WinningHand) -> bool:
@@ -133,7 +133,7 @@ def hk_seven_pairs_tally(hand: WinningHand) -> Tally:
     patterns = [PATTERNS["seven_pairs"], *_flush_patterns(suits, honours)]
     if _is_self_drawn(hand):
         patterns.append(PATTERNS["self_draw"])
-    return Tally(tuple(patterns), ())
+    return Tally.of(patterns, ())
 
 
 def hk_thirteen_orphans_tally(hand: WinningHand) -> Tally:
@@ -143,4 +143,4 @@ def hk_thirteen_orphans_tally(hand: WinningHand) -> Tally:
         limits.append("heavenly_hand")
     if hand.flags.earthly:
         limits.append("earthly_hand")
-    return Tally((), tuple(limits))
+    return Tally.of((), limits)

@@ -145,7 +145,7 @@ def kaki3_shape_tally(reading: Reading, hand: WinningHand) -> Tally:
         limits.append("nine_gates")
     if sum(1 for meld in hand.melds if meld.kind == KONG) == 4:
         limits.append("four_kongs")
-    return Tally(tuple(patterns), tuple(limits))
+    return Tally.of(patterns, limits)
 
 
 def _kang_kang_hu(reading: Reading) -> bool:
@@ -213,7 +213,7 @@ def kaki3_fixed_tally(hand: WinningHand, melds: Sequence[Meld]) -> Tally:
     ):
         if flag:
             limits.append(limit)
-    return Tally(tuple(patterns), tuple(limits))
+    return Tally.of(patterns, limits)
 
 
 def scoring_bonus_count(seat_wind: str, bonus: Sequence[Tile]) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from server.engine.melds import CHOW
@@ -18,11 +19,12 @@ class Tally(NamedTuple):
 
     patterns: tuple[Pattern, ...]
     limits: tuple[str, ...]
+    fan: int  # the fan patterns added up (before the cap)
 
-    @property
-    def fan(self) -> int:
-        """The fan patterns added up (before the cap)."""
-        return sum(pattern.fan for pattern in self.patterns)
+    @classmethod
+    def of(cls, patterns: Sequence[Pattern], limits: Sequence[str]) -> Tally:
+        """A tally of these patterns and limit hands, its fan added up once."""
+        return cls(tuple(patterns), tuple(limits), sum(pattern.fan for pattern in patterns))
 
 
 class ShapeFacts(NamedTuple):

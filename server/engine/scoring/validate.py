@@ -11,7 +11,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from server.engine.errors import HandError
-from server.engine.hand_counts import check_variant, hand_counts, variant_allows
+from server.engine.hand_counts import (
+    KIND_INDEX,
+    PLAYABLE_KINDS,
+    check_variant,
+    hand_counts,
+    variant_allows,
+)
 from server.engine.melds import CHOW, KONG, PONG, Meld
 from server.engine.scoring.types import WinningHand
 from server.engine.tiles import BONUS_SUITS, FEI, SEATS, Tile, format_tiles, is_suited, rank
@@ -118,7 +124,7 @@ def validate_hand(hand: WinningHand) -> tuple[tuple[Meld, ...], tuple[int, ...],
     if hand.bonus:
         _check_bonus(hand.bonus, variant)
     if melds or hand.bonus:
-        _check_copies(hand, melds)
+        _check_copies(hand, melds, counts, fei)
     if hand.flags.replacement not in (None, "bonus", "kong"):
         raise HandError(
             f"replacement must be null, 'bonus' or 'kong', not {hand.flags.replacement!r}"
@@ -139,14 +145,22 @@ def _check_bonus(bonus: Sequence[Tile], variant: str) -> None:
             raise HandError(f"bonus tile {tile} appears {count} times; there is one of each")
 
 
-def _check_copies(hand: WinningHand, melds: Sequence[Meld]) -> None:
+def _check_copies(
+    hand: WinningHand, melds: Sequence[Meld], counts: tuple[int, ...], fei: int
+) -> None:
     # The concealed tiles alone were checked by `hand_counts`; add the sets and sunk Fei.
-    copies: Counter[Tile] = Counter(hand.concealed)
+    copies = list(counts)
     for meld in melds:
-        copies.update(meld.tiles)
-    fei = copies.pop(FEI, 0) + list(hand.bonus).count(FEI)
+        for tile in meld.tiles:
+            if tile == FEI:
+                fei += 1
+            else:
+                copies[KIND_INDEX[tile]] += 1
+    fei += list(hand.bonus).count(FEI)
     if fei > 4:
         raise HandError(f"{fei} Fei counting the hand, the sets and the sunk ones; there are four")
-    for tile, count in copies.items():
+    for index, count in enumerate(copies):
         if count > 4:
-            raise HandError(f"{count} copies of {tile} counting the sets; there are four")
+            raise HandError(
+                f"{count} copies of {PLAYABLE_KINDS[index]} counting the sets; there are four"
+            )
