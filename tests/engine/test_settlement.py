@@ -1,5 +1,6 @@
 """Settlement: the 3 Kaki win split, extra Fei, squaring up and dragon liability."""
 
+from server.engine import pending_seats
 from server.engine.settlement import (
     Win,
     extra_fei_payments,
@@ -116,3 +117,36 @@ def test_dragon_liability_when_the_third_dragon_is_claimed_and_won_later(fixed):
         {"from": "E", "to": "S", "points": 24, "reason": "liability"},
     ]
     assert state.result["scores"]["W"] == 0
+
+
+ROB_HANDS = {
+    "E": "6z 2p 4p 6p 8p 1z 2z 3z 5z 7z 11p 99p",
+    "S": "66z 5z 4z 13579p 2z 3z 7z 8p",
+    "W": "123p 456p 789p 11z jj",
+}
+
+
+def test_a_robbed_kong_pays_as_a_discard_by_the_adder(fixed):
+    state = fixed.deal("kaki3", ROB_HANDS, front="4z 4z 6z")
+    state = fixed.play(state, "E", "discard", tile="6z")
+    state = fixed.play(state, "W", "pass")
+    state = fixed.play(state, "S", "pong", tiles="66z")
+    state = fixed.play(state, "S", "discard", tile="4z")
+    state = fixed.play(state, "W", "pass")
+    assert fixed.kinds(state, "W") >= {"win", "discard"}
+    state = fixed.play(state, "W", "discard", tile="4z")
+    state = fixed.play(state, "E", "discard", tile="4z")
+    state = fixed.play(state, "W", "pass")
+    state = fixed.play(state, "S", "added_kong", tile="6z")
+    assert state.phase == "rob" and pending_seats(state) == ["W"]
+    state = fixed.play(state, "W", "win")
+    result = state.result
+    assert result["winners"][0]["points"] == 24 and result["winners"][0]["hand"]["from"] == "S"
+    assert result["payments"] == [
+        {"from": "E", "to": "W", "points": 12, "reason": "win"},
+        {"from": "S", "to": "W", "points": 24, "reason": "win"},
+        {"from": "E", "to": "W", "points": 2, "reason": "extra_fei"},
+        {"from": "S", "to": "W", "points": 2, "reason": "extra_fei"},
+        # S still shows its 6z pong (the kong was never made): one honour-set fan.
+        {"from": "E", "to": "S", "points": 1, "reason": "square_up"},
+    ]
