@@ -212,6 +212,7 @@ def test_the_deal_is_drawn_when_the_wall_is_empty(fixed):
     assert state.result["outcome"] == "draw"
     assert state.front == state.back, "every tile was drawn"
     assert state.result["winners"] == [] and state.result["next_dealer"] == "E"
+    assert state.result["payments"] == [] and set(state.result["scores"].values()) == {0}
 
 
 def test_illegal_actions_leave_the_state_alone(fixed):

@@ -180,6 +180,8 @@ def test_the_last_seven_tiles_are_never_drawn_and_no_sink_without_replacement(fi
     assert checked_end
     assert state.result["outcome"] == "draw"
     assert state.back - state.front == 7, "exactly the last seven tiles stay in the wall"
+    # A drawn deal settles nothing more: only payments made at once (families here).
+    assert {paid["reason"] for paid in state.result["payments"]} <= {"family", "kong"}
     assert state.result["next_dealer"] == state.last_drawer
 
 
