@@ -24,12 +24,14 @@ def state_message(
     seat: str | None,
     turn_deadlines: dict[str, float],
     deal_deadline: float | None,
-    room: dict[str, Any],
+    room: dict[str, Any] | str,
     can_act: bool = True,
 ) -> str:
     """The JSON `state` for one seat (`seat=None`: a spectator) at `seq`.
 
-    `can_act` is false when the seat may not act now (e.g. a closed room); its `legal` is then empty.
+    `room` may come already serialised (`room_json`): it is the same for every seat, so a
+    broadcast encodes it once. `can_act` is false when the seat may not act now (e.g. a
+    closed room); its `legal` is then empty.
     """
     message: dict[str, Any] = {"type": "state", "seq": seq}
     if deal_state is None:
@@ -48,8 +50,16 @@ def state_message(
         own_deadline = min(turn_deadlines.values())
     message["turn_deadline"] = epoch_ms(own_deadline)
     message["deal_deadline"] = epoch_ms(deal_deadline)
-    message["room"] = room
-    return json.dumps(message, separators=(",", ":"))
+    if isinstance(room, dict):
+        message["room"] = room
+        return json.dumps(message, separators=(",", ":"))
+    # Splice the shared room text in as the last field instead of re-encoding it per seat.
+    return json.dumps(message, separators=(",", ":"))[:-1] + ',"room":' + room + "}"
+
+
+def room_json(room: dict[str, Any]) -> str:
+    """The room object encoded once for a whole broadcast."""
+    return json.dumps(room, separators=(",", ":"))
 
 
 def error_message(code: str, text: str, message_id: Any = None) -> str:

@@ -32,7 +32,7 @@ from server.engine import (
 from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
-from server.rooms.messages import epoch_ms, error_message, state_message
+from server.rooms.messages import epoch_ms, error_message, room_json, state_message
 from server.rooms.players import (
     NameTakenError,
     Player,
@@ -413,7 +413,7 @@ class RoomActor:
         """After the deal state moved: end the deal, or re-arm the clocks; then broadcast."""
         deal = self.deal
         assert deal is not None
-        if view(deal.state, None).get("phase") == "ended":
+        if deal.state.is_over:
             await self._finish_deal()
             return
         self._rearm_turn_timers()
@@ -431,13 +431,9 @@ class RoomActor:
         """
         deal = self.deal
         assert deal is not None
-        public = view(deal.state, None)
-        key = (
-            public.get("phase"),
-            public.get("turn"),
-            json.dumps(public.get("last_discard")),
-            public.get("wall_remaining"),
-        )
+        state = deal.state
+        # The same claim window (or turn) while phase, turn, discard and wall stand still.
+        key = (state.phase, state.turn, state.last_discard, state.front, state.back)
         same_decision = key == deal.decision_key
         deal.decision_key = key
         now = self.clock.now()
@@ -549,7 +545,7 @@ class RoomActor:
     async def _finish_deal(self) -> None:
         deal = self.deal
         assert deal is not None
-        result = view(deal.state, None)["result"]
+        result = deal.state.result
         now = self.clock.now()
         player_scores = {
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()
@@ -652,9 +648,9 @@ class RoomActor:
 
     def _deal_round_wind(self) -> str:
         assert self.deal is not None
-        return str(view(self.deal.state, None).get("round_wind", "E"))
+        return str(self.deal.state.settings.round_wind)
 
-    def _state_for(self, seat: str | None, room: dict[str, Any] | None = None) -> str:
+    def _state_for(self, seat: str | None, room: dict[str, Any] | str | None = None) -> str:
         deal = self.deal
         return state_message(
             seq=self.seq,
@@ -670,7 +666,7 @@ class RoomActor:
         """Send every connection its own `state` at the current `seq`."""
         if not bumped:
             self.seq += 1
-        room = self.public_room()
+        room = room_json(self.public_room())
         deal = self.deal
         spectator_text: str | None = None
         if self.spectators:

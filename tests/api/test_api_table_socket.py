@@ -21,6 +21,13 @@ def assert_consecutive(client: TableClient) -> None:
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
 
 
+def assert_only_stale(client: TableClient) -> None:
+    """A scripted client's only errors may be stale claim answers: a claim window can close
+    (someone nearer won) while its `pass` is on the way. Such an answer changes nothing."""
+    assert all(error["code"] == "not_legal" for error in client.errors), client.errors
+    assert len(client.errors) <= 3
+
+
 async def watch_until_result(client: TableClient, timeout: float = 60) -> dict:
     while True:
         message = await client.receive(timeout=timeout)
@@ -48,7 +55,7 @@ async def test_a_full_deal_with_every_seat_a_scripted_client(
     assert sum(result["running_scores"].values()) == 0
     for client in [*players, spectator]:
         assert_consecutive(client)
-        assert client.errors == []
+        assert_only_stale(client)
 
     deal = logged_deals(tmp_path / "hall.sqlite3", room_id)[0]
     assert deal["result"]["outcome"] == result["outcome"]
@@ -76,7 +83,7 @@ async def test_one_human_client_and_bots_play_a_deal(
     result = await human.play_until_result(timeout=120)
     assert result["outcome"] in ("win", "draw")
     assert_consecutive(human)
-    assert human.errors == []
+    assert_only_stale(human)
     deal = logged_deals(tmp_path / "hall.sqlite3", room_id)[0]
     # A claim answer may race the bot's winning move and arrive after the deal ended.
     logged_east = sum(1 for a in deal["actions"] if a.get("seat") == "E")
