@@ -95,13 +95,19 @@ def _kong_value(view: SeatView, action: Action, level: str) -> float | None:
     return evaluate_hand(tiles, melds, view.bonus, view, level).value + KONG_BONUS
 
 
-def _sink_value(view: SeatView, level: str) -> float:
-    """Worth of sinking a Fei: the hand without it, one more fan, and a fresh tile at once."""
+def _sink_value(view: SeatView, best: HandValue, level: str) -> float | None:
+    """Worth of sinking a Fei, or None when the table's advice says keep it.
+
+    The seed's advice: sink when that fan lifts the waits to the minimum, or when a fresh
+    tile would help more than the joker. So the hand left must either be ready with a
+    winning wait, or no further from ready than the best discard keeping the Fei. Then
+    it is worth that hand, plus the chance that the replacement, drawn at once, helps.
+    """
     tiles = without(view.concealed, [FEI])
     hand = evaluate_hand(tiles, view.melds, (*view.bonus, FEI), view, level)
+    if not (hand.plan == "ready" or hand.steps <= best.steps):
+        return None
     unseen_total = max(1, sum(view.unseen.values()))
-    # The replacement is drawn straight away: the chance it helps is worth that share of
-    # a step, which the discard option only gets a turn later.
     return hand.value + hand.useful / unseen_total
 
 
@@ -116,7 +122,7 @@ def decide_turn(view: SeatView, legal: list[Action], level: str) -> Action:
         discards = [a for a in legal if a.type == "discard"]
     if not discards:
         return legal[0]
-    choice, score, _ = best_discard(view, view.concealed, view.melds, discards, level)
+    choice, score, kept = best_discard(view, view.concealed, view.melds, discards, level)
     for action in legal:
         if action.type in ("concealed_kong", "added_kong"):
             value = _kong_value(view, action, level)
@@ -125,7 +131,7 @@ def decide_turn(view: SeatView, legal: list[Action], level: str) -> Action:
     sink = next((a for a in legal if a.type == "sink"), None)
     # Sinking gives up the No Bonus Tiles limit, so a seat with no bonus tile keeps its Fei.
     if sink is not None and level != "baseline" and view.bonus:
-        value = _sink_value(view, level)
-        if value > score:
+        value = _sink_value(view, kept, level)
+        if value is not None and value > score:
             choice, score = sink, value
     return choice
