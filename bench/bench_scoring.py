@@ -16,6 +16,7 @@ import random
 import time
 import timeit
 
+import server.engine.scoring as scoring_module
 from server.engine import hand as hand_module
 from server.engine.hand import is_complete, shanten
 from server.engine.melds import Meld
@@ -101,6 +102,7 @@ def measure(hands: list[WinningHand]) -> tuple[float, float]:
     hand_module._cached_decompositions.cache_clear()
     hand_module.suit_readings.cache_clear()
     readings_module.concealed_readings.cache_clear()
+    scoring_module._score_hand.cache_clear()
     cpu, wall = time.process_time(), time.perf_counter()
     for winning_hand in hands:
         score_hand(winning_hand)

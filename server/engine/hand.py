@@ -118,7 +118,7 @@ def _combine_suits(
     if suit == 4:
         # Fei still left over can only be the eye (a set needs a real tile).
         if fei == 0 and not need_eye:
-            return [((), ("", 0))]
+            return [((), ("", 0))]  # the eye sits in an earlier suit; this stand-in is dropped
         if fei == 2 and need_eye:
             return [((), (FEI, 2))]
         return []

@@ -9,6 +9,7 @@ See docs/scoring.md for every pattern id and decision.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from server.engine.errors import HandError
 from server.engine.hand_shanten import is_thirteen_orphans_counts
@@ -72,6 +73,12 @@ def score_hand(hand: WinningHand) -> ScoreResult:
     does not win comes back with ``valid=False``, a `reason` and ``points=0``; its `fan` is
     the best complete reading's, or 0 when the tiles make no winning shape.
     """
+    # Bots score the same candidate hands again and again; hands and results are frozen.
+    return _score_hand(hand)
+
+
+@lru_cache(maxsize=20_000)
+def _score_hand(hand: WinningHand) -> ScoreResult:
     melds, counts, fei = validate_hand(hand)
     variant = hand.variant
     expected = 14 - 3 * len(melds)
