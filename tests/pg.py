@@ -64,7 +64,8 @@ def _run(coroutine_factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     worker.join()
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["value"]
+    value: T = outcome["value"]
+    return value
 
 
 async def _admin_execute(sql: str) -> None:

@@ -42,7 +42,7 @@ def player_deal_rows(
     for winner in _winners(result):
         hand = winner.get("hand") or {}
         self_drawn = bool(hand.get("self_drawn", False))
-        won_by_seat[winner.get("seat")] = self_drawn
+        won_by_seat[str(winner.get("seat"))] = self_drawn
         if not self_drawn and hand.get("from"):
             dealt_in_seats.add(hand["from"])
     rows = []

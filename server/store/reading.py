@@ -40,7 +40,7 @@ async def open_rooms(conn: AsyncConnection) -> list[RoomRecord]:
     ):
         players[row.room_id].append(row)
 
-    finished_counts = dict(
+    finished_counts: dict[str, int] = dict(
         (
             await conn.execute(
                 select(deals.c.room_id, func.count())

@@ -13,7 +13,6 @@ Layout, from the room down:
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -63,7 +62,7 @@ class UtcDateTime(TypeDecorator[datetime]):
             raise ValueError(f"naive datetime {value!r}: pass a timezone-aware UTC datetime")
         return value.astimezone(UTC)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:

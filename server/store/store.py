@@ -205,7 +205,9 @@ class Store:
             raise DuplicateRecordError(
                 f"room {room_id!r} already has game {game_no} deal {deal_no}"
             ) from error
-        return int(inserted.inserted_primary_key[0])
+        primary_key = inserted.inserted_primary_key
+        assert primary_key is not None  # a single-row INSERT always reports its key
+        return int(primary_key[0])
 
     async def append_action(
         self,
