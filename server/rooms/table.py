@@ -321,7 +321,10 @@ class RoomActor:
 
     async def _on_player_action(self, command: cmd.PlayerAction) -> None:
         connection = command.connection
-        refuse = lambda code, text: connection.push(error_message(code, text, command.message_id))  # noqa: E731
+
+        def refuse(code: str, text: str) -> None:
+            connection.push(error_message(code, text, command.message_id))
+
         if connection.player_index is None:
             refuse("spectator", "spectators cannot act")
             return
