@@ -16,6 +16,7 @@ let latestState = null;
 // player's own move for the bot's.
 let pendingActionId = null;
 let toastTimer = null;
+let renderCount = 0;
 
 const view = new TableView(roomId, {
   sendAction(action) {
@@ -94,7 +95,12 @@ function handleMessage(message) {
     noticeBotMove(latestState, message);
     latestState = message;
     pendingActionId = null;
+    // A named measure per drawn state, cheap enough to keep: bench/bench_client.py reads it.
+    const started = performance.now();
     view.render(message, false);
+    performance.measure("render-state", { start: started });
+    renderCount += 1;
+    if (renderCount % 5000 === 0) performance.clearMeasures("render-state");
   } else if (message.type === "result") {
     view.showResult(message);
   } else if (message.type === "error") {

@@ -200,6 +200,21 @@ export function tileSvg(tile) {
   return `<svg viewBox="0 0 36 48" aria-hidden="true" focusable="false">${body}</svg>`;
 }
 
+// Drawn faces are kept and cloned: cloning a finished SVG is several times cheaper than
+// parsing its markup again, and a state redraw shows a hundred tiles or more.
+const drawnFaces = new Map();
+
+function drawnFace(tile) {
+  let face = drawnFaces.get(tile);
+  if (!face) {
+    const holder = document.createElement("span");
+    holder.innerHTML = tileSvg(tile);
+    face = holder.firstChild;
+    drawnFaces.set(tile, face);
+  }
+  return face.cloneNode(true);
+}
+
 /**
  * A tile element. `options.tag` picks the element ("span" by default, "button" for hand
  * tiles), `options.size` one of "sm", "md", "lg", and `options.classes` extra classes.
@@ -207,7 +222,7 @@ export function tileSvg(tile) {
 export function tileElement(tile, options = {}) {
   const element = document.createElement(options.tag || "span");
   element.className = ["tile", `tile-${options.size || "md"}`, ...(options.classes || [])].join(" ");
-  element.innerHTML = tileSvg(tile);
+  element.append(drawnFace(tile));
   element.dataset.tile = tile === null ? "" : tile;
   if (tile === null) {
     element.setAttribute("aria-label", "hidden tile");

@@ -46,7 +46,11 @@ class LiveServer:
     """uvicorn serving `create_app` in a background thread, stopped at the end of the test module."""
 
     def __init__(
-        self, database_url: str, bot_delay: float = BOT_DELAY_SECONDS, port: int | None = None
+        self,
+        database_url: str,
+        bot_delay: float = BOT_DELAY_SECONDS,
+        port: int | None = None,
+        next_deal_seconds: float = NEXT_DEAL_SECONDS,
     ) -> None:
         import uvicorn
 
@@ -57,7 +61,7 @@ class LiveServer:
         apply_migrations(database_url)
         app = create_app(
             database_url,
-            table_settings=TableSettings(bot_delay=bot_delay, next_deal_seconds=NEXT_DEAL_SECONDS),
+            table_settings=TableSettings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds),
         )
         self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
