@@ -155,3 +155,40 @@ def test_alembic_ini_works_from_another_directory(tmp_path: Path) -> None:
     )
     assert finished.returncode == 0, finished.stderr
     assert target.exists()
+
+
+def test_migrations_run_from_an_installed_copy(tmp_path: Path) -> None:
+    """Laid out as an install puts it (`server/` and `migrations/` side by side in
+    site-packages, no alembic.ini, no repository), `migrate` still finds its scripts."""
+    import shutil
+
+    site = tmp_path / "site-packages"
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(REPO / "server", site / "server", ignore=ignore)
+    shutil.copytree(REPO / "migrations", site / "migrations", ignore=ignore)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "installed.sqlite3"
+    script = (
+        "import sys; from server.store.migrating import migrations_directory; "
+        "print(migrations_directory()); "
+        "from server.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    )
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            script,
+            "migrate",
+            "--database-url",
+            f"sqlite+aiosqlite:///{target}",
+        ],
+        cwd=elsewhere,
+        env={**clean_environment(), "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.splitlines()[0] == str(site / "migrations")
+    assert target.stat().st_size > 0
