@@ -22,17 +22,14 @@ from server.engine.scoring.hk import (
 )
 from server.engine.scoring.kaki3 import (
     KAKI3_LIMITS,
-    fei_eye_choices,
     kaki3_fixed_tally,
-    kaki3_score_key,
     kaki3_shape_tally,
 )
-from server.engine.scoring.readings import meld_read_set
+from server.engine.scoring.readings import kaki3_readings, meld_read_set
 from server.engine.scoring.readings import readings as hand_readings
 from server.engine.scoring.shape import Tally
 from server.engine.scoring.types import Pattern, ScoreResult, WinFlags, WinningHand
 from server.engine.scoring.validate import normalise_meld, validate_hand
-from server.engine.tiles import FEI
 
 __all__ = [
     "FAN_CAP",
@@ -137,16 +134,8 @@ def _tallies(
             yield hk_thirteen_orphans_tally(hand)
         return
     fixed = kaki3_fixed_tally(hand, melds)
-    seen: set[tuple[object, ...]] = set()
-    for reading in hand_readings(counts, fei, shown, hand.winning_tile):
-        eyes = fei_eye_choices(reading) if reading.eye == FEI else (reading.eye,)
-        for eye in eyes:
-            chosen = reading.with_eye(eye)
-            key = kaki3_score_key(chosen)
-            if key in seen:
-                continue
-            seen.add(key)
-            shape = kaki3_shape_tally(chosen, hand)
-            yield Tally(
-                shape.patterns + fixed.patterns, shape.limits + fixed.limits, shape.fan + fixed.fan
-            )
+    for reading in kaki3_readings(counts, fei, shown, hand.winning_tile):
+        shape = kaki3_shape_tally(reading, hand)
+        yield Tally(
+            shape.patterns + fixed.patterns, shape.limits + fixed.limits, shape.fan + fixed.fan
+        )

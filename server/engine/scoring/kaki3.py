@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from server.engine.hand_counts import hand_counts
 from server.engine.melds import CHOW, KONG, Meld
 from server.engine.scoring.readings import Reading
-from server.engine.scoring.shape import DRAGON_TILES, WIND_TILES, Tally, shape_facts
+from server.engine.scoring.shape import DRAGON_TILES, Tally, shape_facts
 from server.engine.scoring.types import Pattern, WinningHand
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile
 
@@ -60,43 +60,6 @@ KAKI3_LIMITS = (
 
 # One shared, immutable Pattern per id: scoring builds many readings.
 PATTERNS = {pattern_id: Pattern(pattern_id, fan) for pattern_id, fan in KAKI3_FAN.items()}
-
-
-def fei_eye_choices(reading: Reading) -> tuple[Tile, ...]:
-    """What a two-Fei eye may usefully stand for, one tile per distinct effect.
-
-    Any Tong tile (for the flushes and All Chow); an honour when every set is of honours
-    (All Honours); the missing dragon beside two dragon sets (Little Dragons); the missing
-    wind beside three wind sets (Little Winds). Nine Gates needs fourteen real tiles, so
-    the Tong rank never matters.
-    """
-    choices = ["5p"]
-    pong_honours = {s.tile for s in reading.sets if s.kind != CHOW and s.tile[-1] == "z"}
-    if all(s.tile[-1] == "z" for s in reading.sets):
-        choices.append("1z")
-    dragons = DRAGON_TILES - pong_honours
-    if len(dragons) == 1:
-        choices += dragons
-    winds = WIND_TILES - pong_honours
-    if len(winds) == 1:
-        choices += winds
-    return tuple(choices)
-
-
-def kaki3_score_key(reading: Reading) -> tuple[object, ...]:
-    """Two readings with the same key score the same at 3 Kaki.
-
-    Only honour pong tiles matter there; a Tong pong, a chow or a Tong eye count by kind
-    and by where they sit, never by rank (Nine Gates is read from the tiles themselves).
-    """
-    sets = tuple(
-        sorted(
-            (s.kind, s.tile if s.tile[-1] == "z" else "p", s.in_hand, s.concealed)
-            for s in reading.sets
-        )
-    )
-    eye = reading.eye if reading.eye[-1] == "z" else "p"
-    return (sets, eye, reading.win_in_hand_pong)
 
 
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3}

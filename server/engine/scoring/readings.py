@@ -71,6 +71,8 @@ class ConcealedReading(NamedTuple):
     chow's suit matters at either table); `eye` and `eye_fei` as in `Decomposition`;
     `fei_pong` tells whether some pong holds a Fei (a drawn Fei can finish it). `sets` are
     the same pongs and chows as reading sets, built once here because the cache keeps them.
+    `rankless` is the reading with Tong ranks left out (honour pongs, Tong pong count, chow
+    count): 3 Kaki scores two readings with equal `rankless` alike (see `kaki3_readings`).
     """
 
     pongs: tuple[Tile, ...]
@@ -79,6 +81,7 @@ class ConcealedReading(NamedTuple):
     eye_fei: int
     fei_pong: bool
     sets: tuple[ReadSet, ...]
+    rankless: tuple[tuple[Tile, ...], int, int]
 
 
 # One suit's share of a concealed reading: pongs, chows, eye (tile, Fei) or None, Fei used,
@@ -181,14 +184,17 @@ def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[ConcealedRead
         partial = grown
     found: list[ConcealedReading] = []
     for pongs, chows, eye, left, fei_pong in partial:
+        # Fei still left over can only be the eye (a set needs a real tile).
+        if eye is None and left == 2:
+            eye = (FEI, 2)
+        elif eye is None or left != 0:
+            continue
         sets = tuple(ReadSet(PONG, tile, True, True) for tile in pongs) + tuple(
             ReadSet(CHOW, f"1{suit}", True, True) for suit in chows
         )
-        # Fei still left over can only be the eye (a set needs a real tile).
-        if eye is not None and left == 0:
-            found.append(ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong, sets))
-        elif eye is None and left == 2:
-            found.append(ConcealedReading(pongs, chows, FEI, 2, fei_pong, sets))
+        honour_pongs = tuple(tile for tile in pongs if tile[-1] == "z")
+        rankless = (honour_pongs, len(pongs) - len(honour_pongs), len(chows))
+        found.append(ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong, sets, rankless))
     return tuple(found)
 
 
@@ -206,3 +212,55 @@ def readings(
             win_in_eye = eye == winning_tile and eye_fei < 2
             win_in_hand_pong = winning_tile in concealed.pongs
         yield Reading(shown + concealed.sets, eye, eye_fei, win_in_eye, win_in_hand_pong)
+
+
+def kaki3_readings(
+    counts: tuple[int, ...], fei: int, shown: tuple[ReadSet, ...], winning_tile: Tile
+) -> Iterator[Reading]:
+    """The readings of a 3 Kaki hand, one per distinct score, two-Fei eyes decided.
+
+    At 3 Kaki no pattern looks at a Tong tile's rank (Nine Gates is read from the tiles
+    themselves, and Kang Kang Hu only asks whether the winning tile finishes a pong), so
+    readings that differ only in Tong ranks are scored once. A two-Fei eye is tried as
+    each tile that can change the score (`eye_choices`).
+    """
+    seen: set[tuple[object, ...]] = set()
+    for concealed in concealed_readings(counts, fei):
+        in_pong = concealed.fei_pong if winning_tile == FEI else winning_tile in concealed.pongs
+        eyes = [concealed.eye]
+        if concealed.eye == FEI:
+            eyes = eye_choices(shown + concealed.sets)
+        for eye in eyes:
+            key = (concealed.rankless, eye if eye[-1] == "z" else "p", in_pong)
+            if key in seen:
+                continue
+            seen.add(key)
+            if winning_tile == FEI:
+                win_in_eye = concealed.eye_fei > 0
+            else:
+                win_in_eye = eye == winning_tile and concealed.eye_fei < 2
+            yield Reading(shown + concealed.sets, eye, concealed.eye_fei, win_in_eye, in_pong)
+
+
+def eye_choices(sets: tuple[ReadSet, ...]) -> list[Tile]:
+    """What a two-Fei eye may usefully stand for beside `sets`, one tile per effect.
+
+    Any Tong tile (for the flushes and All Chow); an honour when every set is of honours
+    (All Honours); the missing dragon beside two dragon sets (Little Dragons); the missing
+    wind beside three wind sets (Little Winds).
+    """
+    choices = ["5p"]
+    pong_honours = {s.tile for s in sets if s.kind != CHOW and s.tile[-1] == "z"}
+    if all(s.tile[-1] == "z" for s in sets):
+        choices.append("1z")
+    missing_dragons = sorted(_DRAGONS - pong_honours)
+    if len(missing_dragons) == 1:
+        choices += missing_dragons
+    missing_winds = sorted(_WINDS - pong_honours)
+    if len(missing_winds) == 1:
+        choices += missing_winds
+    return choices
+
+
+_DRAGONS = frozenset({"5z", "6z", "7z"})
+_WINDS = frozenset({"1z", "2z", "3z", "4z"})
