@@ -31,10 +31,10 @@ from server.engine.deal_state import DealState
 from server.engine.hand import shanten
 from server.engine.tiles import sorted_tiles
 
-# 2,000 deals per table, in eight chunks so that each test stays well under 30 s.
-CHUNKS = 8
-DEALS_PER_CHUNK = 250
-VIEW_CHECKED_DEALS = 20  # per chunk: views are checked at every step of these deals
+# 2,000 deals per table, in ten chunks so that each test stays well under 30 s.
+CHUNKS = 10
+DEALS_PER_CHUNK = 200
+VIEW_CHECKED_DEALS = 12  # per chunk: views are checked at every step of these deals
 REPLAYED_EVERY = 4  # every 4th deal is replayed and compared with the played state
 PLAYER_KEYS = {"hand_count", "melds", "discards", "bonus", "drawn"}
 VIEW_KEYS = {
