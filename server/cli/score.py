@@ -26,7 +26,6 @@ _FLAG_NAMES = (
     "earthly",
     "kong_upon_kong",
 )
-_KNOWN_FIELDS = {"variant", "seat", "round", "concealed", "melds", "bonus", "winning_tile", "win"}
 
 
 class ScoreInputError(ValueError):
@@ -64,28 +63,36 @@ def _text(obj: dict[str, Any], name: str, default: str | None = None) -> str:
     return value
 
 
+def _tiles(value: Any, name: str) -> tuple[str, ...]:
+    """Tiles written in notation (``"55p j"``), or a list of single tiles as views show them."""
+    if isinstance(value, str):
+        return tuple(parse_tiles(value))
+    if isinstance(value, list) and all(isinstance(tile, str) for tile in value):
+        return tuple(parse_tile(tile) for tile in value)
+    raise ScoreInputError(f'{name!r} must be tiles in notation, e.g. "123p 55z"')
+
+
 def hand_from_json(obj: Any) -> WinningHand:
     """Build a `WinningHand` from the §1 input object; raises on a malformed one."""
     if not isinstance(obj, dict):
         raise ScoreInputError("input must be one JSON object")
-    unknown = sorted(set(obj) - _KNOWN_FIELDS)
-    if unknown:
-        raise ScoreInputError(f"unknown field(s): {', '.join(unknown)}")
+    # Fields beyond §1 (a comment, a label) are ignored: the contract may be extended.
     for required in ("variant", "seat", "concealed", "winning_tile"):
         if required not in obj:
             raise ScoreInputError(f"missing field {required!r}")
-    melds_json = obj.get("melds", [])
+    # Optional fields may also be given as null.
+    melds_json = obj.get("melds") or []
     if not isinstance(melds_json, list):
         raise ScoreInputError("'melds' must be a list")
     return WinningHand(
         variant=_text(obj, "variant"),
         seat_wind=_text(obj, "seat"),
-        round_wind=_text(obj, "round", "E"),
-        concealed=tuple(parse_tiles(_text(obj, "concealed"))),
+        round_wind=_text(obj, "round", "E") if obj.get("round") is not None else "E",
+        concealed=_tiles(obj["concealed"], "concealed"),
         winning_tile=parse_tile(_text(obj, "winning_tile")),
         melds=tuple(_meld_from_json(meld, index) for index, meld in enumerate(melds_json)),
-        bonus=tuple(parse_tiles(_text(obj, "bonus", ""))),
-        flags=_flags_from_json(obj.get("win", {})),
+        bonus=_tiles(obj.get("bonus") or "", "bonus"),
+        flags=_flags_from_json(obj.get("win") or {}),
     )
 
 
@@ -98,15 +105,13 @@ def _meld_from_json(obj: Any, index: int) -> Meld:
     concealed = obj.get("concealed", False)
     if not isinstance(concealed, bool):
         raise ScoreInputError(f"meld {index}: 'concealed' must be true or false")
-    tiles = obj.get("tiles")
-    if not isinstance(tiles, str):
-        raise ScoreInputError(f"meld {index}: 'tiles' must be a string")
+    tiles = _tiles(obj.get("tiles"), f"meld {index} tiles")
     fei_as = obj.get("fei_as")
     if fei_as is not None and not isinstance(fei_as, str):
         raise ScoreInputError(f"meld {index}: 'fei_as' must be a tile")
     return Meld(
         kind=kind,
-        tiles=tuple(parse_tiles(tiles)),
+        tiles=tiles,
         concealed=concealed,
         fei_as=parse_tile(fei_as) if fei_as is not None else None,
     )

@@ -172,3 +172,34 @@ def test_command_rejects_bad_input_without_a_traceback(stdin):
     assert completed.stdout == ""
     assert len(completed.stderr.strip().splitlines()) == 1
     assert "Traceback" not in completed.stderr
+
+
+def test_tiles_may_be_lists_as_in_views_and_optional_fields_null(monkeypatch, capsys):
+    hand = {
+        "variant": "kaki3",
+        "seat": "S",
+        "round": None,
+        "concealed": ["5z", "5z", "5z", "1p", "2p", "3p", "7p", "8p", "9p", "2p", "2p"],
+        "melds": [
+            {
+                "kind": "chow",
+                "tiles": ["3p", "j", "5p"],
+                "fei_as": "4p",
+                "from": "E",
+                "claimed": "3p",
+            }
+        ],
+        "bonus": ["1a", "2a", "3a"],
+        "winning_tile": "2p",
+        "win": None,
+        "comment": "fields beyond the contract are ignored",
+    }
+    status, out, err = run_in_process(monkeypatch, capsys, json.dumps(hand))
+    assert status == 0, err
+    assert json.loads(out)["fan"] == 5
+
+
+def test_a_tile_list_with_a_bad_tile_exits_2(monkeypatch, capsys):
+    hand = dict(CONTRACT_EXAMPLE, concealed=["1m", "2m", "3x"])
+    status, _, err = run_in_process(monkeypatch, capsys, json.dumps(hand))
+    assert status == 2 and "3x" in err
