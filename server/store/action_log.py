@@ -58,14 +58,14 @@ class ActionLogWriter:
         try:
             async with self._transaction() as conn:
                 await conn.execute(deal_actions.insert(), [row for row, _ in batch])
-        except IntegrityError:
-            # One bad row must not sink the others' actions: write them one at a time so
-            # each caller learns about its own row only.
-            for row, committed in batch:
-                await self._write_alone(row, committed)
         except Exception as error:
-            for _, committed in batch:
-                _fail(committed, error)
+            if len(batch) == 1 and not isinstance(error, IntegrityError):
+                _fail(batch[0][1], error)
+            else:
+                # One bad row must not sink the other tables' actions: write them one at a
+                # time so each caller learns about its own row only.
+                for row, committed in batch:
+                    await self._write_alone(row, committed)
         else:
             for _, committed in batch:
                 if not committed.done():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -227,6 +228,13 @@ class Store:
         Raises `DuplicateRecordError` if `seq` is already logged for the deal (the log is
         append-only: nothing is ever overwritten), `UnknownDealError` for an unknown deal.
         """
+        # Checked here, before the row joins a batch shared with other tables.
+        if at.tzinfo is None:
+            raise ValueError(f"naive datetime {at!r}: pass a timezone-aware UTC datetime")
+        try:
+            json.dumps(action)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"action is not JSON: {error}") from error
         await self._action_log.append(
             {
                 "deal_id": deal_id,

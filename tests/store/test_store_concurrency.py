@@ -6,6 +6,7 @@ import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import func, select
 
 from server.store import Store
@@ -108,3 +109,41 @@ async def test_cancelling_the_flushing_caller_does_not_lose_the_others(store: St
     # The cancelled caller's row was already in the batch being committed: it is kept,
     # never half-written.
     assert await store.count_actions(deal_ids[0]) in (0, 1)
+
+
+async def test_one_bad_row_in_a_batch_fails_only_its_own_caller(store: Store) -> None:
+    """Tables sharing a commit: a duplicate seq among them is refused alone."""
+    await store.create_room("r", "hk", {}, T0)
+    deal_ids = [
+        await store.start_deal("r", 1, n, "hk", {}, n, {"E": 0}, T0, None) for n in range(10)
+    ]
+    await store.append_action(
+        deal_ids[4], 0, "E", {"type": "discard", "tile": "9p"}, T0, False, None, None
+    )
+
+    async def append(deal_id: int) -> None:
+        await store.append_action(
+            deal_id, 0, "E", {"type": "discard", "tile": "1p"}, T0, False, None, None
+        )
+
+    outcomes = await asyncio.gather(*(append(d) for d in deal_ids), return_exceptions=True)
+    assert [type(o).__name__ for o in outcomes] == ["NoneType"] * 4 + ["DuplicateRecordError"] + [
+        "NoneType"
+    ] * 5
+    for deal_id in deal_ids:
+        assert await store.count_actions(deal_id) == 1
+    [room] = await store.load_open_rooms()
+    assert room.open_deal is not None
+    assert [a.action["tile"] for a in room.open_deal.actions] == ["1p"]
+
+
+async def test_unserialisable_action_or_naive_time_is_refused_up_front(store: Store) -> None:
+    await store.create_room("r", "hk", {}, T0)
+    deal_id = await store.start_deal("r", 1, 1, "hk", {}, 1, {"E": 0}, T0, None)
+    with pytest.raises(ValueError, match="not JSON"):
+        await store.append_action(deal_id, 0, "E", {"tile": object()}, T0, False, None, None)
+    with pytest.raises(ValueError, match="naive"):
+        await store.append_action(
+            deal_id, 0, "E", {"tile": "1p"}, datetime(2026, 1, 1), False, None, None
+        )
+    assert await store.count_actions(deal_id) == 0
