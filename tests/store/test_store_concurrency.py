@@ -147,3 +147,33 @@ async def test_unserialisable_action_or_naive_time_is_refused_up_front(store: St
             deal_id, 0, "E", {"tile": "1p"}, datetime(2026, 1, 1), False, None, None
         )
     assert await store.count_actions(deal_id) == 0
+
+
+async def test_concurrent_appends_share_commits(store: Store) -> None:
+    """Group commit: 40 tables appending at once need far fewer than 40 commits."""
+    from sqlalchemy import event
+
+    await store.create_room("r", "hk", {}, T0)
+    deal_ids = [
+        await store.start_deal("r", 1, n, "hk", {}, n, {"E": 0}, T0, None) for n in range(40)
+    ]
+    commits = 0
+
+    def count_commit(_connection: object) -> None:
+        nonlocal commits
+        commits += 1
+
+    event.listen(store.engine.sync_engine, "commit", count_commit)
+    try:
+        await asyncio.gather(
+            *(
+                store.append_action(
+                    d, 0, "E", {"type": "discard", "tile": "1p"}, T0, False, None, None
+                )
+                for d in deal_ids
+            )
+        )
+    finally:
+        event.remove(store.engine.sync_engine, "commit", count_commit)
+    assert sum([await store.count_actions(d) for d in deal_ids]) == 40
+    assert 1 <= commits <= 5
