@@ -70,12 +70,17 @@ def score_hand(hand: WinningHand) -> ScoreResult:
     does not win comes back with ``valid=False``, a `reason` and ``points=0``; its `fan` is
     the best complete reading's, or 0 when the tiles make no winning shape.
     """
-    # Bots score the same candidate hands again and again; hands and results are frozen.
-    return _score_hand(hand)
+    # Bots score the same candidate hands again and again; hands and results are frozen,
+    # so results are memoised. A hand built with lists instead of tuples cannot be a memo
+    # key and is scored directly.
+    try:
+        hash(hand)
+    except TypeError:
+        return _score(hand)
+    return _score_memo(hand)
 
 
-@lru_cache(maxsize=20_000)
-def _score_hand(hand: WinningHand) -> ScoreResult:
+def _score(hand: WinningHand) -> ScoreResult:
     melds, counts, fei = validate_hand(hand)
     variant = hand.variant
     expected = 14 - 3 * len(melds)
@@ -106,6 +111,9 @@ def _score_hand(hand: WinningHand) -> ScoreResult:
             fan, best.patterns, f"{fan} fan; the {variant} table needs {MIN_FAN[variant]}"
         )
     return ScoreResult(True, fan, False, best.patterns, win_points(variant, fan, False))
+
+
+_score_memo = lru_cache(maxsize=20_000)(_score)
 
 
 def _not_winning(fan: int, patterns: tuple[Pattern, ...], reason: str) -> ScoreResult:

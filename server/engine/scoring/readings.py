@@ -1,8 +1,10 @@
 """Readings: a whole winning hand seen as four sets and an eye, ready to count fan.
 
-A reading joins one decomposition of the concealed tiles with the shown melds, every set
+A reading joins one way of reading the concealed tiles with the shown melds, every set
 written as the tile it stands for (a Fei replaced by its `fei_as`). The pattern tables in
-`hk.py` and `kaki3.py` only ever look at readings.
+`hk.py` and `kaki3.py` only ever look at readings. The concealed tiles are read suit by
+suit, keeping only what scoring looks at (see `concealed_readings`); the complete list of
+decompositions, for anyone who needs every set, is `hand.decompositions`.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ class ReadSet(NamedTuple):
     """One set of a reading.
 
     `tile` is the pong or kong's tile; for a chow, a tile of its suit (a shown chow's
-    lowest tile; for a chow read from the hand ``1`` of its suit, as only the suit counts). `in_hand` is true for a set
-    read from the concealed tiles; `concealed` also covers a concealed kong. (A named
-    tuple rather than a dataclass: scoring builds many of these and speed matters.)
+    lowest tile; for a chow read from the hand the 1 of its suit, as only the suit
+    counts). `in_hand` is true for a set read from the concealed tiles; `concealed` also
+    covers a concealed kong. `fei` counts the Fei in a shown set. (A named tuple rather
+    than a dataclass: scoring builds many of these and speed matters.)
     """
 
     kind: str

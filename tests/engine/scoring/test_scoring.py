@@ -265,3 +265,14 @@ def test_score_hand_matches_a_plain_reference_scorer(data, variant):
         assert result.fan >= fan
     else:
         assert (result.fan, result.limit) == (fan, limit)
+
+
+def test_a_hand_built_with_lists_is_scored_too():
+    listed = WinningHand(
+        "hk",
+        "S",
+        list(parse_tiles("123m 456p 99s 222z 555z")),
+        "9s",
+        flags=WinFlags(self_drawn=True),
+    )  # type: ignore[arg-type]
+    assert score_hand(listed).fan == 3
