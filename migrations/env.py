@@ -22,7 +22,7 @@ config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):
     fileConfig(config.config_file_name)
 
-database_url = config.get_main_option("sqlalchemy.url") or resolve_database_url()
+database_url = resolve_database_url(config.get_main_option("sqlalchemy.url") or None)
 
 
 def run_migrations_offline() -> None:

@@ -47,9 +47,25 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+# Plain scheme -> the async driver the store runs on. Hosting platforms commonly hand out
+# `postgres://...`, which would otherwise fail with an obscure driver error.
+ASYNC_SCHEMES = {
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "sqlite": "sqlite+aiosqlite",
+}
+
+
 def resolve_database_url(database_url: str | None = None) -> str:
-    """The URL to use: the one given, else `DATABASE_URL`, else the default SQLite file."""
-    return database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    """The URL to use: the one given, else `DATABASE_URL`, else the default SQLite file.
+
+    A URL without a driver (`postgresql://`, `postgres://`, `sqlite://`) gets the async one.
+    """
+    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    scheme, separator, rest = url.partition("://")
+    if separator and scheme in ASYNC_SCHEMES:
+        return f"{ASYNC_SCHEMES[scheme]}://{rest}"
+    return url
 
 
 def create_engine_for(database_url: str) -> AsyncEngine:
