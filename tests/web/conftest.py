@@ -9,7 +9,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
-from tests.web.live_server import CHROMIUM, CHROMIUM_ARGS, DESKTOP, LiveServer, PageProblems
+from tests.web.live_server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    UNHURRIED_BOT_DELAY,
+    LiveServer,
+    PageProblems,
+)
 
 
 def _browser_available() -> bool:
@@ -39,6 +46,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     """A real server with its own SQLite database, one per test module."""
     database = tmp_path_factory.mktemp("web-db") / "hall.sqlite3"
     server = LiveServer(f"sqlite+aiosqlite:///{database}")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def unhurried_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A real server whose bots wait three seconds before each move, so the table holds still."""
+    database = tmp_path_factory.mktemp("web-unhurried-db") / "hall.sqlite3"
+    server = LiveServer(f"sqlite+aiosqlite:///{database}", bot_delay=UNHURRIED_BOT_DELAY)
     server.start()
     yield server
     server.stop()

@@ -34,6 +34,8 @@ DESKTOP = {"width": 1280, "height": 800}
 # enough for a test to read the result panel before the next deal replaces it.
 BOT_DELAY_SECONDS = 0.03
 NEXT_DEAL_SECONDS = 120.0
+# For tests that need the table to hold still: bots pause this long before each move.
+UNHURRIED_BOT_DELAY = 3.0
 
 
 def _free_port() -> int:

@@ -9,13 +9,12 @@ claim and then play before the deal comes back to us.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.web.live_server import LiveServer, PageProblems, save_screenshot
+from tests.web.live_server import UNHURRIED_BOT_DELAY, LiveServer, PageProblems, save_screenshot
 from tests.web.table_player import (
     create_room_over_http,
     fill_with_bots_over_http,
@@ -24,18 +23,6 @@ from tests.web.table_player import (
 )
 
 pytestmark = pytest.mark.browser
-
-UNHURRIED_BOT_DELAY = 3.0
-
-
-@pytest.fixture(scope="module")
-def unhurried_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A real server whose bots wait three seconds before each move."""
-    database = tmp_path_factory.mktemp("web-reload-db") / "hall.sqlite3"
-    server = LiveServer(f"sqlite+aiosqlite:///{database}", bot_delay=UNHURRIED_BOT_DELAY)
-    server.start()
-    yield server
-    server.stop()
 
 
 def discard_first_tile_as_dealer(page: Page) -> None:
