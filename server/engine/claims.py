@@ -8,6 +8,8 @@ as no seat still deciding could change the outcome.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from server.engine.actions import CHOW, KONG, PASS, PONG, WIN, Action
 from server.engine.deal_end import (
     Winner,
@@ -46,15 +48,15 @@ def claim_options(
     if not cannot_win_on_any_tile(tuple(hand)) and score_win(
         state, seat, [*hand, tile], tile, flags
     ):
-        options.append(Action(WIN, seat))
+        options.append(claim_action(WIN, seat, None, None))
     real = hand.count(tile)
     if real >= 3 and state.wall_remaining > 0:
-        options.append(Action(KONG, seat, tiles=(tile, tile, tile)))
+        options.append(claim_action(KONG, seat, (tile, tile, tile), None))
     if real >= 2:
-        options.append(Action(PONG, seat, tiles=(tile, tile)))
+        options.append(claim_action(PONG, seat, (tile, tile), None))
     has_fei = FEI in hand
     if has_fei and real >= 1:
-        options.append(Action(PONG, seat, tiles=(tile, FEI), fei_as=tile))
+        options.append(claim_action(PONG, seat, (tile, FEI), tile))
     if seat == state.variant.next_seat(discarder) and is_suited(tile):
         options += _chow_options(seat, hand, tile, has_fei)
     return options
@@ -77,15 +79,24 @@ _RUNS_THROUGH = {f"{n}{s}": _runs_through(f"{n}{s}") for s in "mps" for n in ran
 def _chow_options(seat: str, hand: list[Tile], tile: Tile, has_fei: bool) -> list[Action]:
     """Each run through `tile` the hand can make, with real tiles and with one Fei."""
     options: list[Action] = []
+    held = set(hand)
     for first, second in _RUNS_THROUGH[tile]:
-        has_first, has_second = first in hand, second in hand
+        has_first, has_second = first in held, second in held
         if has_first and has_second:
-            options.append(Action(CHOW, seat, tiles=(first, second)))
+            options.append(claim_action(CHOW, seat, (first, second), None))
         if has_fei and has_second:
-            options.append(Action(CHOW, seat, tiles=(second, FEI), fei_as=first))
+            options.append(claim_action(CHOW, seat, (second, FEI), first))
         if has_fei and has_first:
-            options.append(Action(CHOW, seat, tiles=(first, FEI), fei_as=second))
+            options.append(claim_action(CHOW, seat, (first, FEI), second))
     return options
+
+
+@lru_cache(maxsize=4096)
+def claim_action(
+    kind: str, seat: str, tiles: tuple[Tile, ...] | None, fei_as: Tile | None
+) -> Action:
+    """A claim (or pass) action; `Action` is immutable, so the same ones are shared."""
+    return Action(kind, seat, tiles=tiles, fei_as=fei_as)
 
 
 def open_claim_window(state: DealState, discarder: str, tile: Tile, events: list[Event]) -> None:
@@ -97,7 +108,7 @@ def open_claim_window(state: DealState, discarder: str, tile: Tile, events: list
             if seat != discarder:
                 choices = claim_options(state, seat, discarder, tile, flags)
                 if choices:
-                    options[seat] = (*choices, Action(PASS, seat))
+                    options[seat] = (*choices, claim_action(PASS, seat, None, None))
     if not options:
         next_player_draws(state, discarder, events)
         return

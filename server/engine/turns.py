@@ -21,6 +21,7 @@ from server.engine.actions import (
 from server.engine.claims import make_concealed_kong, open_claim_window, open_rob_window
 from server.engine.deal_end import (
     Winner,
+    cannot_win_on_any_tile,
     could_be_complete,
     finish_with_winners,
     score_win,
@@ -41,8 +42,12 @@ def self_win(state: DealState) -> tuple[ScoreResult, WinningHand] | None:
         if state.drew_this_turn:
             seat = state.turn
             player = state.players[seat]
-            winning_tile = player.drawn if player.drawn is not None else player.hand[-1]
-            if could_be_complete(player.hand):
+            hand = player.hand
+            winning_tile = player.drawn if player.drawn is not None else hand[-1]
+            # The hand before the draw was usually checked (and cached) when the others
+            # discarded: if no tile could complete it, the drawn one cannot either.
+            hopeless = hand[-1] == player.drawn and cannot_win_on_any_tile(tuple(hand[:-1]))
+            if not hopeless and could_be_complete(hand):
                 flags = self_draw_flags(state, seat)
                 result = score_win(state, seat, player.hand, winning_tile, flags)
         state.self_win_memo.append(result)
