@@ -9,6 +9,7 @@ from server.engine.errors import (
     IllegalActionError,
     TileParseError,
 )
+from server.engine.game import Game
 from server.engine.scoring import score_hand
 from server.engine.tiles import Tile, format_tiles, parse_tile, parse_tiles
 from server.engine.view import view
@@ -20,6 +21,7 @@ __all__ = [
     "DealSettings",
     "DealState",
     "EngineError",
+    "Game",
     "IllegalActionError",
     "Tile",
     "TileParseError",
