@@ -70,6 +70,8 @@ def live_tables(manager: Any) -> dict[str, Any]:
 async def bot_cover(conn: AsyncConnection, filters: DealFilters) -> list[dict[str, Any]]:
     """Per human player: turns their bot played because the timer ran out, or they were away.
 
+    With a player filter, only that player's own row.
+
     The filters' date range applies to the deals' end; the log is reached through its
     primary key (deal_id, seq), so only the selected deals' actions are read.
     """
@@ -104,7 +106,10 @@ async def bot_cover(conn: AsyncConnection, filters: DealFilters) -> list[dict[st
             (per_seat.c.deal_id == deal_players.c.deal_id)
             & (per_seat.c.seat == deal_players.c.seat),
         )
-        .where(deal_players.c.is_bot.is_(False))
+        .where(
+            deal_players.c.is_bot.is_(False),
+            *([deal_players.c.player_name == filters.player] if filters.player else []),
+        )
         .group_by(deal_players.c.player_name)
         .order_by(func.sum(per_seat.c.timed_out).desc(), deal_players.c.player_name)
         .limit(100)
@@ -115,25 +120,29 @@ async def bot_cover(conn: AsyncConnection, filters: DealFilters) -> list[dict[st
     ]
 
 
+async def recent_deal_limit_endings(
+    conn: AsyncConnection, filters: DealFilters
+) -> list[dict[str, Any]]:
+    """The latest selected deals that ended at the deal time limit, newest first."""
+    recent = await conn.execute(
+        select(deals.c.deal_id, deals.c.room_id, deals.c.variant, deals.c.ended_at)
+        .where(*filters.on_deals(deals), deals.c.outcome == "timeout")
+        .order_by(deals.c.ended_at.desc(), deals.c.deal_id.desc())
+        .limit(RECENT_LIMITED)
+    )
+    return [
+        {
+            "deal_id": row.deal_id,
+            "room_id": row.room_id,
+            "variant": row.variant,
+            "ended_at": row.ended_at.isoformat(),
+        }
+        for row in recent
+    ]
+
+
 async def deal_limit_endings(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
     """How many selected deals ended at the deal time limit, and the latest of them."""
     terms = [*filters.on_deals(deals), deals.c.outcome == "timeout"]
     count = await conn.scalar(select(func.count()).select_from(deals).where(*terms))
-    recent = await conn.execute(
-        select(deals.c.deal_id, deals.c.room_id, deals.c.variant, deals.c.ended_at)
-        .where(*terms)
-        .order_by(deals.c.ended_at.desc(), deals.c.deal_id.desc())
-        .limit(RECENT_LIMITED)
-    )
-    return {
-        "count": int(count or 0),
-        "recent": [
-            {
-                "deal_id": row.deal_id,
-                "room_id": row.room_id,
-                "variant": row.variant,
-                "ended_at": row.ended_at.isoformat(),
-            }
-            for row in recent
-        ],
-    }
+    return {"count": int(count or 0), "recent": await recent_deal_limit_endings(conn, filters)}

@@ -218,3 +218,17 @@ async def test_admin_token_guards_the_api_but_not_room_results(
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     results = await dashboard.get("/api/rooms/room-a/results")
     assert results.status_code == 200
+
+
+async def test_filters_the_rollup_cannot_answer_go_to_sql(dashboard: httpx.AsyncClient) -> None:
+    # A time of day: deals ending after 10:04 on 1 November are d2, d3, d4 and d5.
+    # Ana: d2 -2, d3 +24, d4 -10, d5 0.
+    later = await dashboard.get(
+        "/api/dashboard/standings", params={"since": "2026-11-01T10:04:00Z"}
+    )
+    rows = {row["name"]: row for row in later.json()["players"]}
+    assert (rows["Ana"]["deals"], rows["Ana"]["points"]) == (4, 12)
+    # An outcome: only the three wins, lasting d3 120 s, d1 180 s and d4 240 s.
+    wins = (await dashboard.get("/api/dashboard/charts", params={"outcome": "win"})).json()
+    assert wins["outcomes"] == {"win": 3, "draw": 0, "timeout": 0}
+    assert [b["count"] for b in wins["durations"]] == [0, 0, 1, 1, 1, 0]

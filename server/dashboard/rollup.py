@@ -1,0 +1,343 @@
+"""An in-memory rollup of the finished history, so standings, charts and operations answer
+in milliseconds with 100,000 stored deals.
+
+Aggregating the whole history in SQL on every request costs seconds at that size (a full
+scan of ``deal_players`` and of the action log). Finished deals never change, so this
+module reads them once, sums them per (player, variant, room, day) and per (variant, room,
+day), and afterwards only reads the deals that finished since: deals whose id is above the
+highest seen, or that were still open at the last look. That catch-up is two index
+lookups, so every request sees every finished deal, with no staleness window.
+
+Filters map onto the keys: variant, room and player exactly, dates by whole UTC days.
+A request the keys cannot answer exactly (a date with a time of day, or an outcome filter)
+goes to the SQL queries instead; ``can_answer`` decides. Tests check both paths agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from sqlalchemy import Integer, case, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from server.dashboard.charts import DURATION_BUCKETS, TOP_PATTERNS
+from server.dashboard.filters import OUTCOMES, DealFilters
+from server.store.schema import deal_actions, deal_players, deals
+
+# Deals read per round trip while loading, so memory stays flat on a long history.
+LOAD_BATCH = 5000
+
+
+@dataclass
+class PlayerTally:
+    """One player's figures over one (variant, room, day)."""
+
+    deals: int = 0
+    points: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    dealt_in: int = 0
+    fan_sum: int = 0
+    fan_count: int = 0
+    timed_out: int = 0
+    disconnected: int = 0
+
+
+@dataclass
+class DealTally:
+    """Deal-level figures (for the charts) over one (variant, room, day)."""
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    fans: Counter[int] = field(default_factory=Counter)
+    patterns: Counter[str] = field(default_factory=Counter)
+    durations: list[int] = field(default_factory=lambda: [0] * len(DURATION_BUCKETS))
+
+
+def duration_bucket(seconds: float) -> int:
+    """The index of the duration bucket ``seconds`` falls in (as charts.py counts them)."""
+    for index, (_, _, upper) in enumerate(DURATION_BUCKETS):
+        if upper is not None and seconds < upper:
+            return index
+    return len(DURATION_BUCKETS) - 1
+
+
+def _day(moment: datetime) -> date:
+    return moment.astimezone(UTC).date()
+
+
+def _whole_day(moment: datetime | None) -> bool:
+    return moment is None or moment.astimezone(UTC).time() == time(0, 0)
+
+
+class HistoryRollup:
+    """The rollup of one database. ``refresh()`` before reading; it is cheap once loaded."""
+
+    def __init__(self) -> None:
+        self.players: dict[tuple[str, bool, str, str, date], PlayerTally] = {}
+        # Deal tallies per day, for everyone (player "") and for each player who sat in.
+        self.deals: dict[tuple[str, str, str, date], DealTally] = {}
+        self.max_deal_id = 0
+        self.open_deal_ids: set[int] = set()
+        self.loaded = False
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ reading in
+
+    async def refresh(self, engine: AsyncEngine) -> None:
+        """Bring the rollup up to date with the database (a full load the first time)."""
+        async with self._lock, engine.connect() as conn:
+            new_ids = await self._finished_since(conn)
+            for start in range(0, len(new_ids), LOAD_BATCH):
+                await self._add_deals(conn, new_ids[start : start + LOAD_BATCH])
+            self.loaded = True
+
+    async def _finished_since(self, conn: AsyncConnection) -> list[int]:
+        """Ids of deals finished since the last look; remembers the ones still open."""
+        rows = list(
+            await conn.execute(
+                select(deals.c.deal_id, deals.c.ended_at).where(deals.c.deal_id > self.max_deal_id)
+            )
+        )
+        if self.open_deal_ids:
+            rows += list(
+                await conn.execute(
+                    select(deals.c.deal_id, deals.c.ended_at).where(
+                        deals.c.deal_id.in_(sorted(self.open_deal_ids))
+                    )
+                )
+            )
+        finished = []
+        for deal_id, ended_at in rows:
+            self.max_deal_id = max(self.max_deal_id, deal_id)
+            if ended_at is None:
+                self.open_deal_ids.add(deal_id)
+            else:
+                self.open_deal_ids.discard(deal_id)
+                finished.append(deal_id)
+        return sorted(finished)
+
+    async def _add_deals(self, conn: AsyncConnection, deal_ids: list[int]) -> None:
+        """Count these finished deals into the tallies."""
+        deal_rows = {
+            row.deal_id: row
+            for row in await conn.execute(
+                select(
+                    deals.c.deal_id,
+                    deals.c.variant,
+                    deals.c.room_id,
+                    deals.c.started_at,
+                    deals.c.ended_at,
+                    deals.c.outcome,
+                    deals.c.fan,
+                    deals.c.patterns,
+                ).where(deals.c.deal_id.in_(deal_ids))
+            )
+        }
+        cover = await self._bot_cover(conn, deal_ids)
+        seated: dict[int, list[str]] = {}
+        for row in await conn.execute(
+            select(
+                deal_players.c.deal_id,
+                deal_players.c.player_name,
+                deal_players.c.seat,
+                deal_players.c.is_bot,
+                deal_players.c.net_points,
+                deal_players.c.won,
+                deal_players.c.self_drawn,
+                deal_players.c.dealt_in,
+            ).where(deal_players.c.deal_id.in_(deal_ids))
+        ):
+            deal = deal_rows[row.deal_id]
+            key = (
+                row.player_name,
+                bool(row.is_bot),
+                deal.variant,
+                deal.room_id,
+                _day(deal.ended_at),
+            )
+            tally = self.players.setdefault(key, PlayerTally())
+            tally.deals += 1
+            tally.points += int(row.net_points)
+            tally.wins += int(bool(row.won))
+            tally.self_draws += int(bool(row.self_drawn))
+            tally.dealt_in += int(bool(row.dealt_in))
+            if row.won and deal.fan is not None:
+                tally.fan_sum += int(deal.fan)
+                tally.fan_count += 1
+            timed_out, away = cover.get((row.deal_id, row.seat), (0, 0))
+            if not row.is_bot:
+                tally.timed_out += timed_out
+                tally.disconnected += away
+            seated.setdefault(row.deal_id, []).append(row.player_name)
+        for deal_id, deal in deal_rows.items():
+            day = _day(deal.ended_at)
+            seconds = (deal.ended_at - deal.started_at).total_seconds()
+            for player in ["", *sorted(set(seated.get(deal_id, [])))]:
+                counts = self.deals.setdefault(
+                    (player, deal.variant, deal.room_id, day), DealTally()
+                )
+                counts.outcomes[str(deal.outcome)] += 1
+                counts.durations[duration_bucket(seconds)] += 1
+                if deal.outcome == "win":
+                    if deal.fan is not None:
+                        counts.fans[int(deal.fan)] += 1
+                    for pattern in deal.patterns or []:
+                        counts.patterns[str(pattern.get("id"))] += 1
+
+    async def _bot_cover(
+        self, conn: AsyncConnection, deal_ids: list[int]
+    ) -> dict[tuple[int, str], tuple[int, int]]:
+        """(turns timed out, turns while away) per (deal, seat), from the action log."""
+        counted = await conn.execute(
+            select(
+                deal_actions.c.deal_id,
+                deal_actions.c.seat,
+                func.sum(cast(case((deal_actions.c.bot_reason == "timeout", 1), else_=0), Integer)),
+                func.sum(
+                    cast(case((deal_actions.c.bot_reason == "disconnected", 1), else_=0), Integer)
+                ),
+            )
+            .where(
+                deal_actions.c.deal_id.in_(deal_ids),
+                deal_actions.c.by_bot.is_(True),
+                deal_actions.c.bot_reason.in_(("timeout", "disconnected")),
+            )
+            .group_by(deal_actions.c.deal_id, deal_actions.c.seat)
+        )
+        return {(deal_id, seat): (int(a or 0), int(b or 0)) for deal_id, seat, a, b in counted}
+
+    # ------------------------------------------------------------------ answering
+
+    @staticmethod
+    def can_answer(filters: DealFilters) -> bool:
+        """Whether the keys answer these filters exactly: dates on whole UTC days, and no
+        outcome filter (the tallies mix outcomes)."""
+        return filters.outcome is None and _whole_day(filters.since) and _whole_day(filters.until)
+
+    @staticmethod
+    def _day_matches(filters: DealFilters, day: date) -> bool:
+        if filters.since is not None and day < _day(filters.since):
+            return False
+        return filters.until is None or day < _day(filters.until)
+
+    def _player_tallies(
+        self, filters: DealFilters
+    ) -> Iterable[tuple[tuple[str, bool, str, str, date], PlayerTally]]:
+        for key, tally in self.players.items():
+            name, _is_bot, variant, room_id, day = key
+            if filters.player is not None and name != filters.player:
+                continue
+            if filters.variant is not None and variant != filters.variant:
+                continue
+            if filters.room_id is not None and room_id != filters.room_id:
+                continue
+            if self._day_matches(filters, day):
+                yield key, tally
+
+    def standings(self, filters: DealFilters, include_bots: bool, limit: int) -> dict[str, Any]:
+        """The same answer as ``standings.standings``."""
+        totals: dict[tuple[str, bool], PlayerTally] = {}
+        rooms: dict[tuple[str, bool], set[str]] = {}
+        for (name, is_bot, _variant, room_id, _day), tally in self._player_tallies(filters):
+            if is_bot and not include_bots:
+                continue
+            total = totals.setdefault((name, is_bot), PlayerTally())
+            for attribute in (
+                "deals",
+                "points",
+                "wins",
+                "self_draws",
+                "dealt_in",
+                "fan_sum",
+                "fan_count",
+            ):
+                setattr(total, attribute, getattr(total, attribute) + getattr(tally, attribute))
+            rooms.setdefault((name, is_bot), set()).add(room_id)
+        ranked = sorted(totals.items(), key=lambda item: (-item[1].points, item[0][0]))[:limit]
+        return {
+            "players": [
+                {
+                    "name": name,
+                    "is_bot": is_bot,
+                    "deals": total.deals,
+                    "points": total.points,
+                    "wins": total.wins,
+                    "self_draws": total.self_draws,
+                    "dealt_in": total.dealt_in,
+                    "rooms": len(rooms[(name, is_bot)]),
+                    "average_winning_fan": (
+                        round(total.fan_sum / total.fan_count, 2) if total.fan_count else None
+                    ),
+                }
+                for (name, is_bot), total in ranked
+            ]
+        }
+
+    def _deal_tally(self, filters: DealFilters) -> DealTally:
+        """The deal tallies the filters select, summed (player "" means every deal)."""
+        wanted_player = filters.player or ""
+        summed = DealTally()
+        for (player, variant, room_id, day), tally in self.deals.items():
+            if player != wanted_player:
+                continue
+            if filters.variant is not None and variant != filters.variant:
+                continue
+            if filters.room_id is not None and room_id != filters.room_id:
+                continue
+            if not self._day_matches(filters, day):
+                continue
+            summed.outcomes.update(tally.outcomes)
+            summed.fans.update(tally.fans)
+            summed.patterns.update(tally.patterns)
+            summed.durations = [
+                a + b for a, b in zip(summed.durations, tally.durations, strict=True)
+            ]
+        return summed
+
+    def charts(self, filters: DealFilters) -> dict[str, Any]:
+        """The same answer as ``charts.charts``."""
+        tally = self._deal_tally(filters)
+        patterns = sorted(tally.patterns.items(), key=lambda item: (-item[1], item[0]))
+        return {
+            "outcomes": {outcome: tally.outcomes.get(outcome, 0) for outcome in OUTCOMES},
+            "winning_fan": [
+                {"fan": fan, "count": count} for fan, count in sorted(tally.fans.items())
+            ],
+            "patterns": [
+                {"id": pattern, "count": count} for pattern, count in patterns[:TOP_PATTERNS]
+            ],
+            "durations": [
+                {"label": label, "from": lower, "to": upper, "count": tally.durations[index]}
+                for index, (label, lower, upper) in enumerate(DURATION_BUCKETS)
+            ],
+        }
+
+    def bot_cover(self, filters: DealFilters) -> list[dict[str, Any]]:
+        """The same answer as ``operations.bot_cover``."""
+        per_player: dict[str, list[int]] = {}
+        for (name, is_bot, _variant, _room, _day), tally in self._player_tallies(filters):
+            if is_bot or not (tally.timed_out or tally.disconnected):
+                continue
+            figures = per_player.setdefault(name, [0, 0])
+            figures[0] += tally.timed_out
+            figures[1] += tally.disconnected
+        ranked = sorted(per_player.items(), key=lambda item: (-item[1][0], item[0]))[:100]
+        return [{"name": name, "timed_out": a, "disconnected": b} for name, (a, b) in ranked]
+
+    def timeout_count(self, filters: DealFilters) -> int:
+        """How many selected deals ended by the deal time limit."""
+        return int(self._deal_tally(filters).outcomes.get("timeout", 0))
+
+
+def rollup_of(app_state: Any) -> HistoryRollup:
+    """The app's rollup, made on first use (one per app, so tests stay independent)."""
+    rollup = getattr(app_state, "dashboard_rollup", None)
+    if rollup is None:
+        rollup = HistoryRollup()
+        app_state.dashboard_rollup = rollup
+    return rollup
