@@ -277,3 +277,17 @@ def test_kaki3_kong_payments(fixed):
     state = fixed.play(state, "W", "kong", tiles="555z")
     assert state.payments[2:] == [{"from": "E", "to": "W", "points": 2, "reason": "kong"}]
     assert state.players["W"].drawn == "6z" and state.replacement == "kong"
+
+
+def test_the_throw_restriction_is_lifted_when_it_leaves_no_throw(fixed):
+    hands = {
+        "E": "5p 123p 789p 11z 22z 33z 4z",
+        "S": "4444p 555p 6666p jj",
+        "W": "123p 789p 44z 55z 66z 7z",
+    }
+    state = fixed.play(fixed.deal("kaki3", hands), "E", "discard", tile="5p")
+    assert fixed.kinds(state, "S") >= {"win", "kong", "pong", "chow"}
+    state = fixed.play(state, "S", "chow", tiles="4p j", fei_as="6p")
+    assert sorted(state.players["S"].hand) == sorted(["4p"] * 3 + ["5p"] * 3 + ["6p"] * 4 + ["j"])
+    discards = {a.tile for a in legal_actions(state, "S") if a.type == "discard"}
+    assert discards == {"4p", "5p", "6p"} and "sink" in fixed.kinds(state, "S")
