@@ -33,6 +33,7 @@ class RoomManager:
         self.rooms: dict[str, RoomActor] = {}
         # token hash -> room id, to tell a foreign token (4403) from an unknown one (4401).
         self._token_rooms: dict[str, str] = {}
+        self._watchers: set[asyncio.Task[None]] = set()
 
     def _new_actor(self, room_id: str, settings: RoomSettings, created_at: float) -> RoomActor:
         actor = RoomActor(
@@ -45,7 +46,9 @@ class RoomManager:
         )
         self.rooms[room_id] = actor
         actor.start()
-        asyncio.get_running_loop().create_task(self._forget_when_closed(actor))
+        watcher = asyncio.get_running_loop().create_task(self._forget_when_closed(actor))
+        self._watchers.add(watcher)
+        watcher.add_done_callback(self._watchers.discard)
         return actor
 
     async def _forget_when_closed(self, actor: RoomActor) -> None:
@@ -124,6 +127,8 @@ class RoomManager:
         await asyncio.gather(
             *(actor.stop() for actor in list(self.rooms.values())), return_exceptions=True
         )
+        for watcher in list(self._watchers):
+            watcher.cancel()
 
     async def recover(self) -> int:
         """Reopen every room the store still has open, replaying unfinished deals. Returns the count."""
