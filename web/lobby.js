@@ -62,6 +62,7 @@ async function submitCreate(event) {
 function showCreated(roomId) {
   createdRoomId = roomId;
   byId("created").hidden = false;
+  byId("created-join").hidden = false;
   byId("invite-link").value = tableUrl(roomId);
   byId("created-go").href = `/rooms/${encodeURIComponent(roomId)}`;
   const nameInput = byId("created-name");
@@ -95,6 +96,7 @@ async function submitCreatedJoin(event) {
     const joined = await joinRoom(createdRoomId, name);
     rememberSeat(createdRoomId, { ...joined, name });
     status.textContent = `You sit at ${WIND_NAMES[joined.seat] || joined.seat}. Fill the empty seats with bots, or wait for friends.`;
+    byId("created-join").hidden = true;
     refreshLists();
   } catch (error) {
     status.textContent = error.message;
@@ -125,7 +127,7 @@ function roomLine(summary, seat) {
     VARIANT_NAMES[summary.variant] || summary.variant,
     STATUS_WORDS[summary.status] || summary.status,
     seat ? `you: ${seat.name}` : freeSeats ? `${freeSeats} free seat${freeSeats === 1 ? "" : "s"}` : "full",
-    players.length ? players.join(", ") : "",
+    players.length ? `players: ${players.join(", ")}` : "",
   ].filter(Boolean);
   return element(
     "li",

@@ -61,23 +61,29 @@ def _click(page: Page, selector_index: tuple[str, int]) -> bool:
     return True
 
 
+# One look at the page per step: which choice buttons and discardable tiles it offers.
+_LOOK = """() => ({
+  choices: [...document.querySelectorAll('[data-testid=action]:enabled')].map(b => b.textContent),
+  discardable: document.querySelectorAll('[data-testid=hand-tile].discardable').length,
+})"""
+
+
 def play_one_step(page: Page, log: PlayLog) -> None:
     """Answers whatever the page asks now: a choice button first, else a discard."""
-    choices = page.locator("[data-testid=action]:enabled")
-    if choices.count():
-        labels = choices.all_inner_texts()
+    offer = page.evaluate(_LOOK)
+    labels = offer["choices"]
+    if labels:
         # Take the win when offered; otherwise the page lists the strongest claim first.
         index = labels.index("Win") if "Win" in labels else 0
         if _click(page, ("[data-testid=action]:enabled", index)):
             log.choices.append(labels[index])
         return
-    discardable = page.locator("[data-testid=hand-tile].discardable")
-    if discardable.count():
+    if offer["discardable"]:
         # The drawn tile when there is one (it is last), else the rightmost legal tile.
-        if _click(page, ("[data-testid=hand-tile].discardable", discardable.count() - 1)):
+        if _click(page, ("[data-testid=hand-tile].discardable", offer["discardable"] - 1)):
             log.discards += 1
         return
-    page.wait_for_timeout(40)
+    page.wait_for_timeout(30)
 
 
 def play_until_result(page: Page, seconds: float, log: PlayLog) -> None:
