@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import product
 from typing import NamedTuple
 
 from server.engine.hand import SUIT_STARTS
@@ -161,6 +162,8 @@ def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[ConcealedRead
     """
     if (sum(counts) + fei) % 3 != 2:
         return ()
+    if fei == 0:
+        return _readings_without_fei(counts)
     # Partial readings: pongs, chow suits, eye or None, Fei left, some pong holds a Fei.
     partial: dict[
         tuple[tuple[Tile, ...], tuple[str, ...], tuple[Tile, int] | None, int, bool], None
@@ -192,13 +195,55 @@ def concealed_readings(counts: tuple[int, ...], fei: int) -> tuple[ConcealedRead
             eye = (FEI, 2)
         elif eye is None or left != 0:
             continue
-        sets = tuple(ReadSet(PONG, tile, True, True) for tile in pongs) + tuple(
-            ReadSet(CHOW, f"1{suit}", True, True) for suit in chows
-        )
-        honour_pongs = tuple(tile for tile in pongs if tile[-1] == "z")
-        rankless = (honour_pongs, len(pongs) - len(honour_pongs), len(chows))
-        found.append(ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong, sets, rankless))
+        found.append(_concealed_reading(pongs, chows, eye, fei_pong))
     return tuple(found)
+
+
+def _readings_without_fei(counts: tuple[int, ...]) -> tuple[ConcealedReading, ...]:
+    """`concealed_readings` without Fei: the eye's suit is the one suit holding 3n + 2
+    tiles and every other suit holds 3n, so the suits are read independently."""
+    per_suit: list[tuple[_SuitShare, ...]] = []
+    letters: list[str] = []
+    eye_suits = 0
+    for suit, begin in enumerate(SUIT_STARTS):
+        block = counts[begin : begin + (7 if suit == 3 else 9)]
+        size = sum(block)
+        if not size:
+            continue
+        if size % 3 == 1:
+            return ()
+        has_eye = size % 3 == 2
+        eye_suits += has_eye
+        shares = _suit_shares(block, suit, 0, has_eye)
+        if not shares or eye_suits > 1:
+            return ()
+        per_suit.append(shares)
+        letters.append(_SUIT_LETTERS[suit])
+    found: list[ConcealedReading] = []
+    for combination in product(*per_suit):
+        pongs: tuple[Tile, ...] = ()
+        chows: tuple[str, ...] = ()
+        eye: tuple[Tile, int] | None = None
+        for (suit_pongs, suit_chows, suit_eye, _, _), letter in zip(
+            combination, letters, strict=True
+        ):
+            pongs += suit_pongs
+            chows += (letter,) * suit_chows
+            eye = suit_eye or eye
+        if eye is not None:
+            found.append(_concealed_reading(pongs, chows, eye, False))
+    return tuple(found)
+
+
+def _concealed_reading(
+    pongs: tuple[Tile, ...], chows: tuple[str, ...], eye: tuple[Tile, int], fei_pong: bool
+) -> ConcealedReading:
+    sets = tuple(ReadSet(PONG, tile, True, True) for tile in pongs) + tuple(
+        ReadSet(CHOW, f"1{suit}", True, True) for suit in chows
+    )
+    honour_pongs = tuple(tile for tile in pongs if tile[-1] == "z")
+    rankless = (honour_pongs, len(pongs) - len(honour_pongs), len(chows))
+    return ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong, sets, rankless)
 
 
 def readings(
