@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from server.engine.errors import HandError
 from server.engine.hand_counts import (
@@ -48,25 +49,18 @@ def normalise_meld(meld: Meld, variant: str) -> Meld:
     if fei > 1:
         raise HandError(f"a shown set holds at most one Fei ({written})")
     real = [tile for tile in meld.tiles if tile != FEI]
-    fei_as = meld.fei_as
     if fei == 0:
-        if fei_as is not None:
-            raise HandError(f"fei_as {fei_as!r} given for a set without a Fei ({written})")
+        # A `fei_as` left on a set whose Fei was swapped out means nothing: drop it.
+        normalised = meld if meld.fei_as is None else replace(meld, fei_as=None)
     elif meld.kind == PONG:
-        if fei_as is not None and fei_as != real[0]:
-            raise HandError(f"the Fei in a pong of {real[0]} stands for {real[0]}, not {fei_as}")
-        fei_as = real[0]
+        if meld.fei_as is not None and meld.fei_as != real[0]:
+            raise HandError(
+                f"the Fei in a pong of {real[0]} stands for {real[0]}, not {meld.fei_as}"
+            )
+        normalised = replace(meld, fei_as=real[0])
     else:
-        fei_as = _chow_fei_tile(real, fei_as, written, variant)
-    normalised = Meld(
-        kind=meld.kind,
-        tiles=meld.tiles,
-        concealed=meld.concealed,
-        fei_as=fei_as,
-        claimed_from=meld.claimed_from,
-        claimed_tile=meld.claimed_tile,
-    )
-    stands_for = sorted(normalised.real_tiles, key=lambda tile: (tile[-1], rank(tile)))
+        normalised = replace(meld, fei_as=_chow_fei_tile(real, meld.fei_as, written, variant))
+    stands_for = normalised.real_tiles
     if meld.kind == CHOW:
         if not _is_run(stands_for):
             raise HandError(f"a chow must be a run of three in one suit ({written})")
@@ -99,9 +93,10 @@ def _chow_fei_tile(real: list[Tile], fei_as: Tile | None, written: _Written, var
 
 
 def _is_run(tiles: Sequence[Tile]) -> bool:
+    """Three suited tiles of one suit in a run, in any order."""
     if not all(is_suited(tile) for tile in tiles) or len({tile[-1] for tile in tiles}) != 1:
         return False
-    ranks = [rank(tile) for tile in tiles]
+    ranks = sorted(rank(tile) for tile in tiles)
     return ranks == [ranks[0], ranks[0] + 1, ranks[0] + 2]
 
 
