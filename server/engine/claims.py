@@ -13,12 +13,12 @@ from functools import lru_cache
 from server.engine.actions import CHOW, KONG, PASS, PONG, WIN, Action
 from server.engine.deal_end import (
     Winner,
-    cannot_win_on_any_tile,
     discard_flags,
     finish_with_winners,
     score_win,
     shows_two_other_dragons,
 )
+from server.engine.deal_filters import could_complete_with
 from server.engine.deal_state import CLAIM_PHASE, DISCARD_PHASE, ROB_PHASE, DealState, Event
 from server.engine.draws import draw, pay
 from server.engine.melds import Meld
@@ -45,7 +45,7 @@ def claim_options(
     player = state.players[seat]
     hand = player.hand
     options: list[Action] = []
-    if not cannot_win_on_any_tile(tuple(hand)) and score_win(
+    if could_complete_with(tuple(hand), tile) and score_win(
         state, seat, [*hand, tile], tile, flags
     ):
         options.append(claim_action(WIN, seat, None, None))
@@ -103,12 +103,24 @@ def open_claim_window(state: DealState, discarder: str, tile: Tile, events: list
     """Offer the discard to every seat that can claim it, or move on to the next draw."""
     options: dict[str, tuple[Action, ...]] = {}
     if tile != FEI:
-        flags = discard_flags(state, discarder, robbing=False)
+        flags = None
+        chow_seat = state.variant.next_seat(discarder) if tile in _RUNS_THROUGH else None
         for seat in state.seats:
-            if seat != discarder:
-                choices = claim_options(state, seat, discarder, tile, flags)
-                if choices:
-                    options[seat] = (*choices, claim_action(PASS, seat, None, None))
+            if seat == discarder:
+                continue
+            hand = state.players[seat].hand
+            # The usual case, cheaply: not a tile this hand holds, no chow, no win.
+            if (
+                tile not in hand
+                and seat != chow_seat
+                and not could_complete_with(tuple(hand), tile)
+            ):
+                continue
+            if flags is None:
+                flags = discard_flags(state, discarder, robbing=False)
+            choices = claim_options(state, seat, discarder, tile, flags)
+            if choices:
+                options[seat] = (*choices, claim_action(PASS, seat, None, None))
     if not options:
         next_player_draws(state, discarder, events)
         return
@@ -123,10 +135,15 @@ def open_rob_window(state: DealState, adder: str, tile: Tile, events: list[Event
     for seat in state.seats:
         if seat != adder:
             hand = state.players[seat].hand
+            if not could_complete_with(tuple(hand), tile):
+                continue
             if score_win(
                 state, seat, [*hand, tile], tile, discard_flags(state, adder, robbing=True)
             ):
-                options[seat] = (Action(WIN, seat), Action(PASS, seat))
+                options[seat] = (
+                    claim_action(WIN, seat, None, None),
+                    claim_action(PASS, seat, None, None),
+                )
     if not options:
         make_added_kong(state, adder, tile, events)
         return

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from server.engine.deal_state import ENDED, DealState, Event, Payment
@@ -20,18 +19,7 @@ from server.engine.settlement import (
     net_scores,
     square_up_payments,
 )
-from server.engine.tiles import DRAGONS, FEI, Tile, is_honour, is_terminal, sorted_tiles
-
-_KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(f"{r}z" for r in range(1, 8))
-_ORPHANS = frozenset(tile for tile in _KINDS if is_terminal(tile) or is_honour(tile))
-
-
-# Each tile as a number: neighbours in a suit differ by 1, while different suits and
-# different honours lie at least 4 apart, so "within two ranks" is "codes within 2".
-_CODE: dict[Tile, int] = {
-    tile: (20 * "mpsz".index(tile[1]) + (4 if tile[1] == "z" else 1) * int(tile[0]))
-    for tile in _KINDS
-}
+from server.engine.tiles import DRAGONS, Tile, sorted_tiles
 
 
 def score_win(
@@ -39,10 +27,11 @@ def score_win(
 ) -> tuple[ScoreResult, WinningHand] | None:
     """The score of `seat` winning with `concealed` (winning tile included), if it is a win.
 
-    The cheap shape check runs first so the full scoring runs only for complete hands.
-    A win must also reach the table's minimum fan (`ScoreResult.valid`).
+    The shape check runs first so the full scoring runs only for complete hands (callers
+    filter with `deal_filters` before this). A win must also reach the table's minimum fan
+    (`ScoreResult.valid`).
     """
-    if not could_be_complete(concealed) or not is_complete(concealed, state.variant.name):
+    if not is_complete(concealed, state.variant.name):
         return None
     player = state.players[seat]
     hand = WinningHand(
@@ -57,52 +46,6 @@ def score_win(
     )
     result: ScoreResult = score_hand(hand)
     return (result, hand) if result.valid else None
-
-
-def isolated_count(concealed: Sequence[Tile]) -> tuple[int, int]:
-    """(isolated tiles, Fei) of a hand, for the quick win filters below.
-
-    A tile is isolated when held once with no tile of its suit within two ranks (an
-    honour held once). In a winning shape each isolated tile needs a Fei of its own.
-    """
-    codes = sorted([_CODE[tile] for tile in concealed if tile != FEI])
-    last = len(codes) - 1
-    isolated = 0
-    for index, code in enumerate(codes):
-        if index > 0 and code - codes[index - 1] <= 2:
-            continue
-        if index < last and codes[index + 1] - code <= 2:
-            continue
-        isolated += 1
-    return isolated, len(concealed) - len(codes)
-
-
-# A thirteen orphans hand, or one tile short of it, has at least 11 isolated tiles.
-_ORPHAN_HAND_ISOLATED = 11
-
-
-def _orphans_only(concealed: Sequence[Tile]) -> bool:
-    return all(tile in _ORPHANS for tile in concealed if tile != FEI)
-
-
-def could_be_complete(concealed: Sequence[Tile]) -> bool:
-    """A quick necessary condition for a winning shape, so most hands skip the full check.
-
-    Thirteen orphans is all isolated tiles, so hands of only terminals and honours always
-    go on to the full check.
-    """
-    isolated, fei = isolated_count(concealed)
-    return isolated <= fei or (isolated >= _ORPHAN_HAND_ISOLATED and _orphans_only(concealed))
-
-
-@lru_cache(maxsize=4096)
-def cannot_win_on_any_tile(hand: tuple[Tile, ...]) -> bool:
-    """True when no single added tile can complete `hand` (cached: hands repeat a lot).
-
-    One added tile rescues at most two isolated tiles, one on each side of it.
-    """
-    isolated, fei = isolated_count(hand)
-    return isolated - 2 > fei and not (isolated >= _ORPHAN_HAND_ISOLATED and _orphans_only(hand))
 
 
 def self_draw_flags(state: DealState, seat: str) -> WinFlags:

@@ -21,12 +21,11 @@ from server.engine.actions import (
 from server.engine.claims import make_concealed_kong, open_claim_window, open_rob_window
 from server.engine.deal_end import (
     Winner,
-    cannot_win_on_any_tile,
-    could_be_complete,
     finish_with_winners,
     score_win,
     self_draw_flags,
 )
+from server.engine.deal_filters import could_be_complete, could_complete_with
 from server.engine.deal_state import DealState, Event, in_tile_order
 from server.engine.draws import draw, lay_out_bonus
 from server.engine.errors import IllegalActionError
@@ -44,10 +43,12 @@ def self_win(state: DealState) -> tuple[ScoreResult, WinningHand] | None:
             player = state.players[seat]
             hand = player.hand
             winning_tile = player.drawn if player.drawn is not None else hand[-1]
-            # The hand before the draw was usually checked (and cached) when the others
-            # discarded: if no tile could complete it, the drawn one cannot either.
-            hopeless = hand[-1] == player.drawn and cannot_win_on_any_tile(tuple(hand[:-1]))
-            if not hopeless and could_be_complete(hand):
+            # The hand before the draw met the others' discards, so its profile is cached.
+            if hand[-1] == player.drawn:
+                possible = could_complete_with(tuple(hand[:-1]), hand[-1])
+            else:
+                possible = could_be_complete(hand)
+            if possible:
                 flags = self_draw_flags(state, seat)
                 result = score_win(state, seat, player.hand, winning_tile, flags)
         state.self_win_memo.append(result)

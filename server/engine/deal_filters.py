@@ -1,0 +1,87 @@
+"""Quick necessary conditions for a winning shape, so most win checks cost next to nothing.
+
+Every discard is a possible win for every other seat, and every draw for the drawer, so
+the full shape check would run thousands of times a deal. Almost all of those hands are
+far from complete, and one count shows it: a tile held once with no tile of its suit
+within two ranks (an honour held once) is *isolated*; in a winning shape it needs a Fei
+of its own (as its pair, or two Fei as its pong; a chow holds at most one Fei and needs a
+real neighbour). So a hand with more isolated tiles than Fei cannot be complete, except
+thirteen orphans, which is all isolated tiles and always goes on to the full check.
+
+The profile of a 13-tile hand is cached: the same hand meets three discards and its
+own draw before it changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from server.engine.tiles import FEI, Tile, is_honour, is_terminal
+
+_KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(f"{r}z" for r in range(1, 8))
+_ORPHANS = frozenset(tile for tile in _KINDS if is_terminal(tile) or is_honour(tile))
+
+# Each tile as a number: neighbours in a suit differ by 1, while different suits and
+# different honours lie at least 4 apart, so "within two ranks" is "codes within 2".
+_CODE: dict[Tile, int] = {
+    tile: (20 * "mpsz".index(tile[1]) + (4 if tile[1] == "z" else 1) * int(tile[0]))
+    for tile in _KINDS
+}
+# The codes within two ranks of each tile, itself included.
+_NEAR: dict[Tile, frozenset[int]] = {
+    tile: frozenset(code + step for step in (-2, -1, 0, 1, 2)) for tile, code in _CODE.items()
+}
+
+
+@dataclass(frozen=True)
+class HandProfile:
+    """What the filters need to know of a hand."""
+
+    isolated: frozenset[int]  # codes of the isolated tiles
+    held: frozenset[int]  # codes of every tile held
+    fei: int
+    orphans_only: bool  # only terminals and honours (thirteen orphans territory)
+
+
+def profile(concealed: Sequence[Tile]) -> HandProfile:
+    """The isolated tiles, held tiles and Fei of a hand."""
+    codes = sorted([_CODE[tile] for tile in concealed if tile != FEI])
+    last = len(codes) - 1
+    isolated = []
+    for index, code in enumerate(codes):
+        if index > 0 and code - codes[index - 1] <= 2:
+            continue
+        if index < last and codes[index + 1] - code <= 2:
+            continue
+        isolated.append(code)
+    orphans_only = all(tile in _ORPHANS for tile in concealed if tile != FEI)
+    return HandProfile(
+        frozenset(isolated), frozenset(codes), len(concealed) - len(codes), orphans_only
+    )
+
+
+def could_be_complete(concealed: Sequence[Tile]) -> bool:
+    """False only when `concealed` (winning tile included) surely is no winning shape."""
+    hand = profile(concealed)
+    return len(hand.isolated) <= hand.fei or hand.orphans_only
+
+
+@lru_cache(maxsize=8192)
+def _cached_profile(hand: tuple[Tile, ...]) -> HandProfile:
+    return profile(hand)
+
+
+def could_complete_with(hand: tuple[Tile, ...], tile: Tile) -> bool:
+    """False only when `hand` plus `tile` surely is no winning shape.
+
+    The added tile rescues the isolated tiles within two ranks of it (its own single copy
+    included) and is itself isolated when nothing held lies within two ranks of it.
+    """
+    known = _cached_profile(hand)
+    if tile == FEI:
+        return len(known.isolated) <= known.fei + 1 or known.orphans_only
+    near = _NEAR[tile]
+    isolated = len(known.isolated - near) + near.isdisjoint(known.held)
+    return isolated <= known.fei or (known.orphans_only and tile in _ORPHANS)
