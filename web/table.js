@@ -114,6 +114,7 @@ function handleMessage(message) {
 
 function showConnection(status, detail) {
   const badge = byId("connection");
+  badge.hidden = false;
   badge.className = `connection ${status}`;
   document.body.classList.toggle("reconnecting", status === "reconnecting");
   if (status === "open") badge.textContent = "Connected";

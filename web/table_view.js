@@ -39,7 +39,9 @@ export class TableView {
     byId("room-title").textContent = `${room.name || "Table"} · ${VARIANT_NAMES[room.variant] || ""}`;
     document.body.classList.toggle("spectating", !state.me);
     document.body.classList.toggle("my-turn", Boolean(state.me) && isSeatActive(state, state.me));
-    if (state.phase === "waiting" || !state.seats) {
+    const waiting = state.phase === "waiting" || !state.seats;
+    document.body.classList.toggle("waiting", waiting);
+    if (waiting) {
       this.renderWaiting(state);
     } else {
       this.renderDeal(state, busy);
