@@ -15,8 +15,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
+from server.store.database import resolve_database_url
 from server.store.schema import metadata
-from server.store.store import resolve_database_url
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):

@@ -4,6 +4,7 @@
 docs/persistence.md for the schema and the guarantees.
 """
 
+from server.store.database import DEFAULT_DATABASE_URL, resolve_database_url
 from server.store.errors import (
     DealFinishedError,
     DuplicateRecordError,
@@ -13,13 +14,7 @@ from server.store.errors import (
 )
 from server.store.migrating import apply_migrations, downgrade_migrations
 from server.store.records import ActionRecord, DealRecord, PlayerRecord, RoomRecord
-from server.store.store import (
-    DEFAULT_DATABASE_URL,
-    Store,
-    hash_token,
-    open_store,
-    resolve_database_url,
-)
+from server.store.store import Store, hash_token, open_store
 
 __all__ = [
     "DEFAULT_DATABASE_URL",

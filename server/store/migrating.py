@@ -16,7 +16,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-from server.store.store import resolve_database_url
+from server.store.database import resolve_database_url
 
 
 def migrations_directory() -> Path:

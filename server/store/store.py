@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -22,10 +21,11 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.store import reading
 from server.store.action_log import ActionLogWriter
+from server.store.database import create_engine_for, resolve_database_url
 from server.store.deal_outcome import player_deal_rows, winners_fan, winners_patterns
 from server.store.errors import (
     DealFinishedError,
@@ -36,7 +36,6 @@ from server.store.errors import (
 from server.store.records import RoomRecord
 from server.store.schema import deal_actions, deal_players, deals, room_players, rooms
 
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./mahjong-hall.sqlite3"
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
 DEAL_OUTCOMES = ("win", "draw", "timeout")
 BIGINT_RANGE = range(-(2**63), 2**63)
@@ -45,48 +44,6 @@ BIGINT_RANGE = range(-(2**63), 2**63)
 def hash_token(token: str) -> str:
     """The SHA-256 hex digest of a player's token: the only form in which tokens are stored."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-# Plain scheme -> the async driver the store runs on. Hosting platforms commonly hand out
-# `postgres://...`, which would otherwise fail with an obscure driver error.
-ASYNC_SCHEMES = {
-    "postgres": "postgresql+asyncpg",
-    "postgresql": "postgresql+asyncpg",
-    "sqlite": "sqlite+aiosqlite",
-}
-
-
-def resolve_database_url(database_url: str | None = None) -> str:
-    """The URL to use: the one given, else `DATABASE_URL`, else the default SQLite file.
-
-    A URL without a driver (`postgresql://`, `postgres://`, `sqlite://`) gets the async one.
-    """
-    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    scheme, separator, rest = url.partition("://")
-    if separator and scheme in ASYNC_SCHEMES:
-        return f"{ASYNC_SCHEMES[scheme]}://{rest}"
-    return url
-
-
-def create_engine_for(database_url: str) -> AsyncEngine:
-    """An async engine tuned for the database kind (SQLite pragmas, or a Postgres pool)."""
-    if database_url.startswith("sqlite"):
-        engine = create_async_engine(database_url, connect_args={"timeout": 30})
-        from sqlalchemy import event
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # WAL lets readers run while a writer commits; FULL makes every commit durable
-            # against power loss, not only process death (issue 6: "nothing lost").
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.close()
-
-        return engine
-    return create_async_engine(database_url, pool_size=20, max_overflow=20, pool_recycle=1800)
 
 
 async def open_store(database_url: str | None = None) -> Store:

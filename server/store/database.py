@@ -1,0 +1,55 @@
+"""Which database to use, and an async engine set up for it.
+
+`DATABASE_URL` chooses; the default is a SQLite file in the working directory, so the
+server runs with nothing else installed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./mahjong-hall.sqlite3"
+
+# Plain scheme -> the async driver the store runs on. Hosting platforms commonly hand out
+# `postgres://...`, which would otherwise fail with an obscure driver error.
+ASYNC_SCHEMES = {
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+    "sqlite": "sqlite+aiosqlite",
+}
+
+
+def resolve_database_url(database_url: str | None = None) -> str:
+    """The URL to use: the one given, else `DATABASE_URL`, else the default SQLite file.
+
+    A URL without a driver (`postgresql://`, `postgres://`, `sqlite://`) gets the async one.
+    """
+    url = database_url or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    scheme, separator, rest = url.partition("://")
+    if separator and scheme in ASYNC_SCHEMES:
+        return f"{ASYNC_SCHEMES[scheme]}://{rest}"
+    return url
+
+
+def create_engine_for(database_url: str) -> AsyncEngine:
+    """An async engine tuned for the database kind (SQLite pragmas, or a Postgres pool)."""
+    if database_url.startswith("sqlite"):
+        engine = create_async_engine(database_url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # WAL lets readers run while a writer commits; FULL makes every commit durable
+            # against power loss, not only process death (issue 6: "nothing lost").
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_async_engine(database_url, pool_size=20, max_overflow=20, pool_recycle=1800)
