@@ -30,7 +30,7 @@ DURATION_BUCKETS: tuple[tuple[str, float, float | None], ...] = (
 )
 
 
-def _seconds_between(conn: AsyncConnection, start: Any, end: Any) -> Any:
+def seconds_between(conn: AsyncConnection, start: Any, end: Any) -> Any:
     """SQL for ``end - start`` in seconds, in this connection's dialect."""
     if conn.dialect.name == "postgresql":
         return func.extract("epoch", end - start)
@@ -75,7 +75,7 @@ async def charts(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
     )
     patterns = [{"id": str(pattern), "count": int(count)} for pattern, count in pattern_rows]
 
-    seconds = cast(_seconds_between(conn, deals.c.started_at, deals.c.ended_at), Float)
+    seconds = cast(seconds_between(conn, deals.c.started_at, deals.c.ended_at), Float)
     bucket = case(
         *[
             (seconds < upper, index)

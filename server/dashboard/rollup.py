@@ -16,18 +16,22 @@ goes to the SQL queries instead; ``can_answer`` decides. Tests check both paths 
 from __future__ import annotations
 
 import asyncio
+import bisect
+import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime, time
 from typing import Any
 
-from sqlalchemy import Integer, case, cast, func, select
+from sqlalchemy import Integer, Text, case, cast, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.dashboard.charts import DURATION_BUCKETS, TOP_PATTERNS
+from server.dashboard.charts import DURATION_BUCKETS, TOP_PATTERNS, seconds_between
 from server.dashboard.filters import OUTCOMES, DealFilters
 from server.store.schema import deal_actions, deal_players, deals
+
+_BUCKET_UPPER_BOUNDS = tuple(upper for _, _, upper in DURATION_BUCKETS if upper is not None)
 
 # Deals read per round trip while loading, so memory stays flat on a long history.
 LOAD_BATCH = 5000
@@ -60,14 +64,19 @@ class DealTally:
 
 def duration_bucket(seconds: float) -> int:
     """The index of the duration bucket ``seconds`` falls in (as charts.py counts them)."""
-    for index, (_, _, upper) in enumerate(DURATION_BUCKETS):
-        if upper is not None and seconds < upper:
-            return index
-    return len(DURATION_BUCKETS) - 1
+    return bisect.bisect_right(_BUCKET_UPPER_BOUNDS, seconds)
 
 
-def _day(moment: datetime) -> date:
-    return moment.astimezone(UTC).date()
+def _day(moment: datetime) -> str:
+    """The UTC day of a moment as ISO text, the form ``_utc_day`` reads from the database."""
+    return moment.astimezone(UTC).date().isoformat()
+
+
+def _utc_day(conn: AsyncConnection, moment: Any) -> Any:
+    """SQL for the UTC day of a timestamp column as ``YYYY-MM-DD`` text, per dialect."""
+    if conn.dialect.name == "postgresql":
+        return func.to_char(func.timezone("UTC", moment), "YYYY-MM-DD")
+    return func.strftime("%Y-%m-%d", moment)  # SQLite keeps the UTC time as text
 
 
 def _whole_day(moment: datetime | None) -> bool:
@@ -78,9 +87,9 @@ class HistoryRollup:
     """The rollup of one database. ``refresh()`` before reading; it is cheap once loaded."""
 
     def __init__(self) -> None:
-        self.players: dict[tuple[str, bool, str, str, date], PlayerTally] = {}
+        self.players: dict[tuple[str, bool, str, str, str], PlayerTally] = {}
         # Deal tallies per day, for everyone (player "") and for each player who sat in.
-        self.deals: dict[tuple[str, str, str, date], DealTally] = {}
+        self.deals: dict[tuple[str, str, str, str], DealTally] = {}
         self.max_deal_id = 0
         self.open_deal_ids: set[int] = set()
         self.loaded = False
@@ -92,37 +101,47 @@ class HistoryRollup:
         """Bring the rollup up to date with the database (a full load the first time)."""
         async with self._lock, engine.connect() as conn:
             new_ids = await self._finished_since(conn)
+            # Many deals at once (the first load): one pass over the whole action log beats
+            # reading each deal's log through the primary key.
+            cover = await self._bot_cover(conn, None) if len(new_ids) > LOAD_BATCH else None
             for start in range(0, len(new_ids), LOAD_BATCH):
-                await self._add_deals(conn, new_ids[start : start + LOAD_BATCH])
+                await self._add_deals(conn, new_ids[start : start + LOAD_BATCH], cover)
             self.loaded = True
 
     async def _finished_since(self, conn: AsyncConnection) -> list[int]:
         """Ids of deals finished since the last look; remembers the ones still open."""
+        # A flag, not the timestamp: no per-row datetime conversion on a long history.
+        is_finished = deals.c.ended_at.is_not(None)
         rows = list(
             await conn.execute(
-                select(deals.c.deal_id, deals.c.ended_at).where(deals.c.deal_id > self.max_deal_id)
+                select(deals.c.deal_id, is_finished).where(deals.c.deal_id > self.max_deal_id)
             )
         )
         if self.open_deal_ids:
             rows += list(
                 await conn.execute(
-                    select(deals.c.deal_id, deals.c.ended_at).where(
+                    select(deals.c.deal_id, is_finished).where(
                         deals.c.deal_id.in_(sorted(self.open_deal_ids))
                     )
                 )
             )
         finished = []
-        for deal_id, ended_at in rows:
+        for deal_id, ended in rows:
             self.max_deal_id = max(self.max_deal_id, deal_id)
-            if ended_at is None:
+            if not ended:
                 self.open_deal_ids.add(deal_id)
             else:
                 self.open_deal_ids.discard(deal_id)
                 finished.append(deal_id)
         return sorted(finished)
 
-    async def _add_deals(self, conn: AsyncConnection, deal_ids: list[int]) -> None:
-        """Count these finished deals into the tallies."""
+    async def _add_deals(
+        self,
+        conn: AsyncConnection,
+        deal_ids: list[int],
+        cover: dict[tuple[int, str], tuple[int, int]] | None = None,
+    ) -> None:
+        """Count these finished deals into the tallies (``cover``: bot cover read already)."""
         deal_rows = {
             row.deal_id: row
             for row in await conn.execute(
@@ -130,15 +149,18 @@ class HistoryRollup:
                     deals.c.deal_id,
                     deals.c.variant,
                     deals.c.room_id,
-                    deals.c.started_at,
-                    deals.c.ended_at,
+                    # Day and duration computed by the database, patterns as text decoded
+                    # only for wins: per-row conversions dominate a first load.
+                    _utc_day(conn, deals.c.ended_at).label("day"),
+                    seconds_between(conn, deals.c.started_at, deals.c.ended_at).label("seconds"),
                     deals.c.outcome,
                     deals.c.fan,
-                    deals.c.patterns,
+                    cast(deals.c.patterns, Text).label("patterns"),
                 ).where(deals.c.deal_id.in_(deal_ids))
             )
         }
-        cover = await self._bot_cover(conn, deal_ids)
+        if cover is None:
+            cover = await self._bot_cover(conn, deal_ids)
         seated: dict[int, list[str]] = {}
         for row in await conn.execute(
             select(
@@ -158,9 +180,11 @@ class HistoryRollup:
                 bool(row.is_bot),
                 deal.variant,
                 deal.room_id,
-                _day(deal.ended_at),
+                deal.day,
             )
-            tally = self.players.setdefault(key, PlayerTally())
+            tally = self.players.get(key)
+            if tally is None:  # not setdefault: building a tally for every row is costly
+                tally = self.players[key] = PlayerTally()
             tally.deals += 1
             tally.points += int(row.net_points)
             tally.wins += int(bool(row.won))
@@ -175,24 +199,28 @@ class HistoryRollup:
                 tally.disconnected += away
             seated.setdefault(row.deal_id, []).append(row.player_name)
         for deal_id, deal in deal_rows.items():
-            day = _day(deal.ended_at)
-            seconds = (deal.ended_at - deal.started_at).total_seconds()
+            day = deal.day
+            seconds = float(deal.seconds)
+            patterns = json.loads(deal.patterns) if deal.outcome == "win" and deal.patterns else []
             for player in ["", *sorted(set(seated.get(deal_id, [])))]:
-                counts = self.deals.setdefault(
-                    (player, deal.variant, deal.room_id, day), DealTally()
-                )
+                deal_key = (player, deal.variant, deal.room_id, day)
+                counts = self.deals.get(deal_key)
+                if counts is None:
+                    counts = self.deals[deal_key] = DealTally()
                 counts.outcomes[str(deal.outcome)] += 1
                 counts.durations[duration_bucket(seconds)] += 1
                 if deal.outcome == "win":
                     if deal.fan is not None:
                         counts.fans[int(deal.fan)] += 1
-                    for pattern in deal.patterns or []:
+                    for pattern in patterns:
                         counts.patterns[str(pattern.get("id"))] += 1
 
     async def _bot_cover(
-        self, conn: AsyncConnection, deal_ids: list[int]
+        self, conn: AsyncConnection, deal_ids: list[int] | None
     ) -> dict[tuple[int, str], tuple[int, int]]:
-        """(turns timed out, turns while away) per (deal, seat), from the action log."""
+        """(turns timed out, turns while away) per (deal, seat), from the action log, for
+        these deals or (None) for every deal."""
+        chosen = [] if deal_ids is None else [deal_actions.c.deal_id.in_(deal_ids)]
         counted = await conn.execute(
             select(
                 deal_actions.c.deal_id,
@@ -203,7 +231,7 @@ class HistoryRollup:
                 ),
             )
             .where(
-                deal_actions.c.deal_id.in_(deal_ids),
+                *chosen,
                 deal_actions.c.by_bot.is_(True),
                 deal_actions.c.bot_reason.in_(("timeout", "disconnected")),
             )
@@ -220,14 +248,14 @@ class HistoryRollup:
         return filters.outcome is None and _whole_day(filters.since) and _whole_day(filters.until)
 
     @staticmethod
-    def _day_matches(filters: DealFilters, day: date) -> bool:
+    def _day_matches(filters: DealFilters, day: str) -> bool:
         if filters.since is not None and day < _day(filters.since):
             return False
         return filters.until is None or day < _day(filters.until)
 
     def _player_tallies(
         self, filters: DealFilters
-    ) -> Iterable[tuple[tuple[str, bool, str, str, date], PlayerTally]]:
+    ) -> Iterable[tuple[tuple[str, bool, str, str, str], PlayerTally]]:
         for key, tally in self.players.items():
             name, _is_bot, variant, room_id, day = key
             if filters.player is not None and name != filters.player:
