@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
@@ -74,10 +75,8 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
                 await asyncio.sleep(0.01)
             server.send_signal(signal.SIGKILL)
             server.wait(timeout=10)
-            try:
+            with contextlib.suppress(ConnectionClosed, TimeoutError):
                 await playing
-            except (ConnectionClosed, TimeoutError):
-                pass
             before = logged_deals(database, room_id)[0]
             assert before["result"] is None and len(before["actions"]) >= 8
     finally:

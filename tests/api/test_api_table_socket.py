@@ -25,7 +25,6 @@ def assert_only_stale(client: TableClient) -> None:
     """A scripted client's only errors may be stale claim answers: a claim window can close
     (someone nearer won) while its `pass` is on the way. Such an answer changes nothing."""
     assert all(error["code"] == "not_legal" for error in client.errors), client.errors
-    assert len(client.errors) <= 3
 
 
 async def watch_until_result(client: TableClient, timeout: float = 60) -> dict:
@@ -85,9 +84,11 @@ async def test_one_human_client_and_bots_play_a_deal(
     assert_consecutive(human)
     assert_only_stale(human)
     deal = logged_deals(tmp_path / "hall.sqlite3", room_id)[0]
-    # A claim answer may race the bot's winning move and arrive after the deal ended.
+    # Every action sent was either logged or refused as stale; the last one may also have
+    # raced the deal's end (its refusal then comes after the result we stopped at).
     logged_east = sum(1 for a in deal["actions"] if a.get("seat") == "E")
-    assert human.actions_sent - 1 <= logged_east <= human.actions_sent
+    accounted = logged_east + len(human.errors)
+    assert human.actions_sent - 1 <= accounted <= human.actions_sent
     check_messages_against_truth(human.messages, "E", true_states(deal))
     room = (await http.get(f"/api/rooms/{room_id}")).json()
     assert [p["is_bot"] for p in room["players"]] == [False] + [True] * (len(SEATS[variant]) - 1)

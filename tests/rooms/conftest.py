@@ -67,7 +67,7 @@ async def manager(store: Store, clock: ManualClock) -> AsyncIterator[RoomManager
     await rooms.shutdown()
 
 
-async def until(condition: Any, timeout: float = 10.0) -> None:
+async def until(condition: Any, timeout: float = 30.0) -> None:
     """Wait (in real time) until `condition()` holds; the actor's store writes run in threads."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
