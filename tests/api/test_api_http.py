@@ -18,7 +18,7 @@ async def test_create_join_and_fill_with_bots(http: httpx.AsyncClient) -> None:
     assert second["seat"] == "S" and second["token"] != seated["token"]
     listed = (await http.get("/api/rooms", params={"status": "waiting"})).json()["rooms"]
     assert [(r["room_id"], r["free_seats"]) for r in listed] == [(room_id, 2)]
-    bots = await http.post(f"/api/rooms/{room_id}/bots")
+    bots = await http.post(f"/api/rooms/{room_id}/bots", json={})  # as the browser sends it
     assert bots.status_code == 200 and bots.json()["bots"] == [2, 3]
     room = (await http.get(f"/api/rooms/{room_id}")).json()
     assert room["status"] == "playing" and room["deal_no"] == 1
