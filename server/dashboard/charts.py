@@ -34,7 +34,9 @@ def seconds_between(conn: AsyncConnection, start: Any, end: Any) -> Any:
     """SQL for ``end - start`` in seconds, in this connection's dialect."""
     if conn.dialect.name == "postgresql":
         return func.extract("epoch", end - start)
-    return (func.julianday(end) - func.julianday(start)) * 86400.0
+    # julianday is a float of days: rounding to the millisecond keeps 180 s from reading
+    # as 179.99999 and landing in the wrong bucket.
+    return func.round((func.julianday(end) - func.julianday(start)) * 86400.0, 3)
 
 
 def _pattern_ids(conn: AsyncConnection) -> tuple[Any, Any]:

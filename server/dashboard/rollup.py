@@ -88,8 +88,12 @@ class HistoryRollup:
 
     def __init__(self) -> None:
         self.players: dict[tuple[str, bool, str, str, str], PlayerTally] = {}
-        # Deal tallies per day, for everyone (player "") and for each player who sat in.
-        self.deals: dict[tuple[str, str, str, str], DealTally] = {}
+        # Deal tallies by (variant, room, day): under "" for every deal, and under each
+        # player's name for the deals they sat in (the charts' player filter).
+        self.deals: dict[str, dict[tuple[str, str, str], DealTally]] = {}
+        # Answers already given since the last new deal: the same filters are asked again
+        # and again (every page load), and nothing changes until a deal finishes.
+        self._answers: dict[tuple[Any, ...], Any] = {}
         self.max_deal_id = 0
         self.open_deal_ids: set[int] = set()
         self.loaded = False
@@ -106,7 +110,17 @@ class HistoryRollup:
             cover = await self._bot_cover(conn, None) if len(new_ids) > LOAD_BATCH else None
             for start in range(0, len(new_ids), LOAD_BATCH):
                 await self._add_deals(conn, new_ids[start : start + LOAD_BATCH], cover)
+            if new_ids:
+                self._answers.clear()
             self.loaded = True
+
+    def _remembered(self, question: tuple[Any, ...], work: Any) -> Any:
+        """The answer to ``question``, computed by ``work()`` once per state of the history."""
+        if question not in self._answers:
+            if len(self._answers) > 256:  # many distinct filters: start over, stay small
+                self._answers.clear()
+            self._answers[question] = work()
+        return self._answers[question]
 
     async def _finished_since(self, conn: AsyncConnection) -> list[int]:
         """Ids of deals finished since the last look; remembers the ones still open."""
@@ -203,10 +217,13 @@ class HistoryRollup:
             seconds = float(deal.seconds)
             patterns = json.loads(deal.patterns) if deal.outcome == "win" and deal.patterns else []
             for player in ["", *sorted(set(seated.get(deal_id, [])))]:
-                deal_key = (player, deal.variant, deal.room_id, day)
-                counts = self.deals.get(deal_key)
+                by_day = self.deals.get(player)
+                if by_day is None:
+                    by_day = self.deals[player] = {}
+                deal_key = (deal.variant, deal.room_id, day)
+                counts = by_day.get(deal_key)
                 if counts is None:
-                    counts = self.deals[deal_key] = DealTally()
+                    counts = by_day[deal_key] = DealTally()
                 counts.outcomes[str(deal.outcome)] += 1
                 counts.durations[duration_bucket(seconds)] += 1
                 if deal.outcome == "win":
@@ -269,23 +286,31 @@ class HistoryRollup:
 
     def standings(self, filters: DealFilters, include_bots: bool, limit: int) -> dict[str, Any]:
         """The same answer as ``standings.standings``."""
+        return dict(
+            self._remembered(
+                ("standings", filters, include_bots, limit),
+                lambda: self._standings(filters, include_bots, limit),
+            )
+        )
+
+    def _standings(self, filters: DealFilters, include_bots: bool, limit: int) -> dict[str, Any]:
         totals: dict[tuple[str, bool], PlayerTally] = {}
         rooms: dict[tuple[str, bool], set[str]] = {}
         for (name, is_bot, _variant, room_id, _day), tally in self._player_tallies(filters):
             if is_bot and not include_bots:
                 continue
-            total = totals.setdefault((name, is_bot), PlayerTally())
-            for attribute in (
-                "deals",
-                "points",
-                "wins",
-                "self_draws",
-                "dealt_in",
-                "fan_sum",
-                "fan_count",
-            ):
-                setattr(total, attribute, getattr(total, attribute) + getattr(tally, attribute))
-            rooms.setdefault((name, is_bot), set()).add(room_id)
+            total = totals.get((name, is_bot))
+            if total is None:
+                total = totals[(name, is_bot)] = PlayerTally()
+                rooms[(name, is_bot)] = set()
+            total.deals += tally.deals
+            total.points += tally.points
+            total.wins += tally.wins
+            total.self_draws += tally.self_draws
+            total.dealt_in += tally.dealt_in
+            total.fan_sum += tally.fan_sum
+            total.fan_count += tally.fan_count
+            rooms[(name, is_bot)].add(room_id)
         ranked = sorted(totals.items(), key=lambda item: (-item[1].points, item[0][0]))[:limit]
         return {
             "players": [
@@ -308,11 +333,9 @@ class HistoryRollup:
 
     def _deal_tally(self, filters: DealFilters) -> DealTally:
         """The deal tallies the filters select, summed (player "" means every deal)."""
-        wanted_player = filters.player or ""
         summed = DealTally()
-        for (player, variant, room_id, day), tally in self.deals.items():
-            if player != wanted_player:
-                continue
+        durations = summed.durations
+        for (variant, room_id, day), tally in self.deals.get(filters.player or "", {}).items():
             if filters.variant is not None and variant != filters.variant:
                 continue
             if filters.room_id is not None and room_id != filters.room_id:
@@ -322,13 +345,15 @@ class HistoryRollup:
             summed.outcomes.update(tally.outcomes)
             summed.fans.update(tally.fans)
             summed.patterns.update(tally.patterns)
-            summed.durations = [
-                a + b for a, b in zip(summed.durations, tally.durations, strict=True)
-            ]
+            for index, count in enumerate(tally.durations):
+                durations[index] += count
         return summed
 
     def charts(self, filters: DealFilters) -> dict[str, Any]:
         """The same answer as ``charts.charts``."""
+        return dict(self._remembered(("charts", filters), lambda: self._charts(filters)))
+
+    def _charts(self, filters: DealFilters) -> dict[str, Any]:
         tally = self._deal_tally(filters)
         patterns = sorted(tally.patterns.items(), key=lambda item: (-item[1], item[0]))
         return {
@@ -347,6 +372,9 @@ class HistoryRollup:
 
     def bot_cover(self, filters: DealFilters) -> list[dict[str, Any]]:
         """The same answer as ``operations.bot_cover``."""
+        return list(self._remembered(("bot_cover", filters), lambda: self._bot_cover_of(filters)))
+
+    def _bot_cover_of(self, filters: DealFilters) -> list[dict[str, Any]]:
         per_player: dict[str, list[int]] = {}
         for (name, is_bot, _variant, _room, _day), tally in self._player_tallies(filters):
             if is_bot or not (tally.timed_out or tally.disconnected):
@@ -359,7 +387,12 @@ class HistoryRollup:
 
     def timeout_count(self, filters: DealFilters) -> int:
         """How many selected deals ended by the deal time limit."""
-        return int(self._deal_tally(filters).outcomes.get("timeout", 0))
+        return int(
+            self._remembered(
+                ("timeouts", filters),
+                lambda: self._deal_tally(filters).outcomes.get("timeout", 0),
+            )
+        )
 
 
 def rollup_of(app_state: Any) -> HistoryRollup:

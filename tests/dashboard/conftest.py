@@ -37,10 +37,8 @@ def _in_thread(work: object) -> object:
     return outcome["value"]
 
 
-@pytest.fixture(scope="session")
-def history_database() -> Iterator[tuple[str, dict[str, int]]]:
-    """(database URL, deal ids by key) of a Postgres database holding the history."""
-    url = postgres_url_or_skip()
+def _filled(url: str) -> dict[str, int]:
+    """Migrate the database at ``url`` and write the history; returns the deal ids."""
     apply_migrations(url)
 
     async def fill() -> dict[str, int]:
@@ -50,9 +48,31 @@ def history_database() -> Iterator[tuple[str, dict[str, int]]]:
         finally:
             await store.close()
 
-    deal_ids = _in_thread(fill)
-    yield url, deal_ids  # type: ignore[misc]
+    return _in_thread(fill)  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="session")
+def postgres_history() -> Iterator[tuple[str, dict[str, int]]]:
+    """(database URL, deal ids by key) of a throwaway Postgres database with the history."""
+    url = postgres_url_or_skip()
+    yield url, _filled(url)
     drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def sqlite_history(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[str, dict[str, int]]:
+    """The same history in a SQLite file (the default database of a fresh install)."""
+    path = tmp_path_factory.mktemp("dashboard") / "history.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    return url, _filled(url)
+
+
+@pytest.fixture(scope="session", params=["postgres", "sqlite"])
+def history_database(request: pytest.FixtureRequest) -> tuple[str, dict[str, int]]:
+    """The history on each database kind the server supports."""
+    return request.getfixturevalue(f"{request.param}_history")  # type: ignore[no-any-return]
 
 
 @pytest.fixture

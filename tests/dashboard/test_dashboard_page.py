@@ -35,13 +35,13 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def live_app(history_database: tuple[str, dict[str, int]]) -> Iterator[tuple[str, Any]]:
+def live_app(postgres_history: tuple[str, dict[str, int]]) -> Iterator[tuple[str, Any]]:
     """(base URL, app) of the real app on the history database, served in a thread."""
     import uvicorn
 
     from server.app import create_app
 
-    app = create_app(history_database[0])
+    app = create_app(postgres_history[0])
     app.state.admin_token = ""  # open, unless a test sets one
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
