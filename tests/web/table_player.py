@@ -86,6 +86,15 @@ def play_one_step(page: Page, log: PlayLog) -> None:
     page.wait_for_timeout(30)
 
 
+def pass_if_asked(page: Page) -> None:
+    """Answers an open choice with Pass (the last button), so the deal comes round to us."""
+    choices = page.locator("[data-testid=action]:enabled")
+    if choices.count():
+        _click(page, ("[data-testid=action]:enabled", choices.count() - 1))
+    else:
+        page.wait_for_timeout(30)
+
+
 def play_until_result(page: Page, seconds: float, log: PlayLog) -> None:
     """Plays by clicking until the result panel shows, or fails after `seconds`."""
     result = page.get_by_test_id("result")

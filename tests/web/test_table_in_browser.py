@@ -15,6 +15,7 @@ from tests.web.table_player import (
     fill_with_bots_over_http,
     hand_labels,
     join_by_table_page,
+    pass_if_asked,
     play_one_step,
     play_until_result,
 )
@@ -110,10 +111,7 @@ def reach_my_turn_mid_deal(page: Page) -> None:
         elif log.discards < 2:
             play_one_step(page, log)
         else:
-            choices = page.locator("[data-testid=action]:enabled")
-            if choices.count():
-                choices.last.click()  # pass: the choices are ordered with Pass last
-            page.wait_for_timeout(40)
+            pass_if_asked(page)
 
 
 @pytest.mark.parametrize("variant", ["kaki3", "hk"])
@@ -150,12 +148,13 @@ def test_the_table_fits_a_phone_and_a_desktop(
 def test_a_turn_left_alone_is_played_by_the_bot(
     browser_context: BrowserContext, live_server: LiveServer, page_problems: PageProblems
 ) -> None:
-    room_id = create_room_over_http(live_server.url, variant="kaki3", turn_seconds=2)
+    room_id = create_room_over_http(live_server.url, variant="hk", turn_seconds=2)
     page = browser_context.new_page()
     page_problems.watch(page)
     join_by_table_page(page, live_server.url, room_id, "Cy")
     fill_with_bots_over_http(live_server.url, room_id)
     # The first to join sits East and deals, so the first turn is ours. Leave it alone.
+    # (Hong Kong: a 3 Kaki bot might sink a Fei first and then throw the replacement.)
     my_panel = page.locator(".seat-panel.mine")
     expect(my_panel).to_have_attribute("data-seat", "E")
     expect(page.locator("[data-testid=hand-tile].discardable").first).to_be_visible()
