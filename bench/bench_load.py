@@ -327,13 +327,18 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=2, help="client processes")
     parser.add_argument("--modes", default="hall,bare")
+    parser.add_argument(
+        "--database-dir",
+        default=None,
+        help="where the SQLite file goes (e.g. /dev/shm to take fsync out)",
+    )
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_server:
         run_bare_server(args.bare_server)
         return 0
     rows = []
-    with tempfile.TemporaryDirectory() as workdir:
+    with tempfile.TemporaryDirectory(dir=args.database_dir) as workdir:
         for tables in [int(n) for n in args.tables.split(",")]:
             for mode in args.modes.split(","):
                 row = measure(mode, tables, args.seconds, args.pace, args.workers, Path(workdir))
