@@ -1,0 +1,85 @@
+"""The words the client puts on buttons and tiles, read from its own modules in Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import BrowserContext
+
+from tests.web.live_server import LiveServer, PageProblems
+
+pytestmark = pytest.mark.browser
+
+# Each case: a legal action as the server sends it, the discard on offer, and the label.
+ACTION_LABELS = [
+    ({"type": "chow", "seat": "S", "tiles": "46p"}, "5p", "Chow 4-5-6p"),
+    (
+        {"type": "chow", "seat": "S", "tiles": "4p j", "fei_as": "6p"},
+        "5p",
+        "Chow 4-5-6p (Fei as 6p)",
+    ),
+    ({"type": "chow", "seat": "S", "tiles": "78m"}, "9m", "Chow 7-8-9m"),
+    ({"type": "pong", "seat": "W", "tiles": "55p"}, "5p", "Pong 5p"),
+    ({"type": "pong", "seat": "W", "tiles": "7z j", "fei_as": "7z"}, "7z", "Pong Red with Fei"),
+    ({"type": "kong", "seat": "E", "tiles": "222s"}, "2s", "Kong 2s"),
+    ({"type": "concealed_kong", "seat": "E", "tile": "1z"}, None, "Kong East (concealed)"),
+    ({"type": "added_kong", "seat": "E", "tile": "9p"}, None, "Kong 9p (add to pong)"),
+    ({"type": "win", "seat": "N"}, "3m", "Win"),
+    ({"type": "pass", "seat": "N"}, "3m", "Pass"),
+    ({"type": "sink", "seat": "S"}, None, "Sink Fei"),
+    ({"type": "swap", "seat": "S", "tile": "4p"}, None, "Swap 4p for Fei"),
+]
+
+TILE_NAMES = {
+    "5p": "5 of dots",
+    "1s": "1 of bamboo",
+    "9m": "9 of characters",
+    "3z": "West wind",
+    "5z": "White dragon",
+    "6z": "Green dragon",
+    "7z": "Red dragon",
+    "2f": "Flower 2",
+    "4n": "Season 4",
+    "1a": "Animal 1",
+    "3c": "Face 3",
+    "j": "Fei (joker)",
+}
+
+
+def test_buttons_and_tiles_are_named_in_words(
+    browser_context: BrowserContext, live_server: LiveServer, page_problems: PageProblems
+) -> None:
+    page = browser_context.new_page()
+    page_problems.watch(page)
+    page.goto(f"{live_server.url}/")
+    labels = page.evaluate(
+        """async (cases) => {
+            const { actionLabel } = await import('/static/labels.js');
+            return cases.map(([action, onOffer]) => actionLabel(action, onOffer));
+        }""",
+        [[action, on_offer] for action, on_offer, _ in ACTION_LABELS],
+    )
+    assert labels == [label for _, _, label in ACTION_LABELS]
+    names = page.evaluate(
+        """async (tiles) => {
+            const { tileElement } = await import('/static/tiles.js');
+            return tiles.map((tile) => tileElement(tile).getAttribute('aria-label'));
+        }""",
+        list(TILE_NAMES),
+    )
+    assert names == list(TILE_NAMES.values())
+    assert page_problems.messages == []
+
+
+def test_unknown_pattern_ids_still_read_as_words(
+    browser_context: BrowserContext, live_server: LiveServer
+) -> None:
+    page = browser_context.new_page()
+    page.goto(f"{live_server.url}/")
+    names = page.evaluate(
+        """async () => {
+            const { patternName, paymentReason } = await import('/static/labels.js');
+            return [patternName('dragon_set'), patternName('some_new_pattern'),
+                    paymentReason('square_up'), paymentReason('extra_fei')];
+        }"""
+    )
+    assert names == ["Dragon set", "Some new pattern", "Squaring up", "Extra Fei"]
