@@ -97,6 +97,8 @@ async def test_a_three_deal_kaki3_game_with_next_deal_then_finished(tmp_path: Pa
             assert stored["scores"] == finals[-1]["running_scores"]
             room = (await http.get(f"/api/rooms/{room_id}")).json()
             assert room["status"] == "finished"
+            late = await http.post(f"/api/rooms/{room_id}/join", json={"name": "Late"})
+            assert late.status_code == 409 and late.json()["error"]["code"] == "room_closed"
             for client in clients:
                 await client.close()
     finally:

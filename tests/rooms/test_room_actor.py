@@ -201,3 +201,26 @@ async def test_a_room_with_no_connection_closes_after_the_idle_time(
     clock.advance(2)
     await until(lambda: actor.status == "closed")
     assert room_id not in [r.room_id for r in await store.load_open_rooms()]
+
+
+async def test_the_next_deal_starts_by_itself_after_the_pause(
+    manager: RoomManager, clock: ManualClock
+) -> None:
+    room_id = await manager.create_room(RoomSettings(variant="kaki3", rounds=2))
+    actor = manager.get(room_id)
+    watcher = RecordingConnection(None)
+    await actor.queue.put(cmd.Connect(watcher))
+    await manager.add_bots(room_id)
+    await until(lambda: any(m["type"] == "result" for m in watcher.sent))
+    result = next(m for m in watcher.sent if m["type"] == "result")
+    assert result["next_deal_at"] == round(
+        (clock.now() + manager.table_settings.next_deal_seconds) * 1000
+    )
+    await quiet(actor)
+    assert actor.deal.deal_no == 1 and actor.deal.ended
+    clock.advance(manager.table_settings.next_deal_seconds)
+    await until(lambda: actor.deal.deal_no == 2)
+    # The second deal's dealer is the first deal's next dealer, seated East.
+    next_dealer_name = result["seat_players"][result["next_dealer"]]
+    east_player = actor.deal.seat_players["E"]
+    assert actor.players[east_player].name == next_dealer_name
