@@ -157,8 +157,16 @@ function scoreTable(context, nameOf) {
 
 export class ResultPanel {
   /** `onNextDeal()` asks the server for the next deal. */
-  constructor(panel, onNextDeal) {
+  constructor(panel, reopenButton, onNextDeal) {
     this.panel = panel;
+    // Players may set the result aside to look at the final table, then bring it back.
+    this.reopenButton = reopenButton;
+    this.setAside = false;
+    reopenButton.addEventListener("click", () => {
+      this.setAside = false;
+      this.panel.hidden = false;
+      reopenButton.hidden = true;
+    });
     this.onNextDeal = onNextDeal;
     this.shownKey = null;
     this.nextDealAt = null;
@@ -170,11 +178,14 @@ export class ResultPanel {
   render(context, canPlay) {
     if (!context || !context.result) {
       this.panel.hidden = true;
+      this.reopenButton.hidden = true;
+      this.setAside = false;
       this.shownKey = null;
       return;
     }
     const key = `${context.dealNo}:${JSON.stringify(context.result.payments || [])}:${context.nextDealAt}`;
-    this.panel.hidden = false;
+    this.panel.hidden = this.setAside;
+    this.reopenButton.hidden = !this.setAside;
     if (key === this.shownKey) return;
     this.shownKey = key;
     this.waiting = false;
@@ -221,7 +232,21 @@ export class ResultPanel {
         element("h2", { id: "result-title", text: outcomeTitle(result, nameOf) }),
         winners,
         element("div", { class: "result-tables" }, paymentTable(result, nameOf), scoreTable(context, nameOf)),
-        element("div", { class: "result-buttons" }, nextButton, this.countdown),
+        element(
+          "div",
+          { class: "result-buttons" },
+          nextButton,
+          element("button", {
+            type: "button",
+            text: "See the table",
+            onclick: () => {
+              this.setAside = true;
+              this.panel.hidden = true;
+              this.reopenButton.hidden = false;
+            },
+          }),
+          this.countdown,
+        ),
       ),
     );
     this.tick(Date.now());

@@ -25,7 +25,7 @@ export class TableView {
     this.busy = false;
     this.hand = new HandView(byId("hand"), (action) => handlers.sendAction(action));
     this.prompt = new PromptView(byId("prompt"), byId("prompt-text"), byId("actions"), (action) => handlers.sendAction(action));
-    this.resultPanel = new ResultPanel(byId("result"), () => handlers.nextDeal());
+    this.resultPanel = new ResultPanel(byId("result"), byId("result-reopen"), () => handlers.nextDeal());
     this.seatCountdowns = [];
   }
 

@@ -92,6 +92,11 @@ def test_a_deal_is_played_by_clicking_from_the_lobby_to_the_result(
     else:
         pytest.fail(f"no deal of three was won ({log})")
     assert log.discards + len(log.choices) > 0, "the person never played"
+    # The result can be set aside to look at the final table, and brought back.
+    page.get_by_role("button", name="See the table").click()
+    expect(page.get_by_test_id("result")).to_be_hidden()
+    page.get_by_role("button", name="Show the result").click()
+    expect(page.get_by_test_id("result")).to_be_visible()
     save_screenshot(page, f"{variant}-desktop-win")
     page.set_viewport_size(PHONE)
     save_screenshot(page, f"{variant}-phone-win")
