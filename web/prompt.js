@@ -54,6 +54,10 @@ export class PromptView {
       return;
     }
     const isClaim = state.phase === "claim" || state.phase === "rob";
+    // A claim is easy to miss while looking elsewhere: a short buzz on phones that allow it.
+    // (Only after the player has touched the page: browsers refuse it before, with a warning.)
+    const mayVibrate = navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive;
+    if (isClaim && this.box.hidden && mayVibrate) navigator.vibrate(60);
     this.box.hidden = false;
     this.box.classList.toggle("claim", isClaim);
     replaceChildren(this.text, promptText(state, choices));

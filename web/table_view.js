@@ -35,7 +35,9 @@ export class TableView {
     this.busy = busy;
     byId("table").hidden = false;
     const room = state.room || {};
-    document.title = `${VARIANT_NAMES[room.variant] || "Mahjong"} · ${room.name || "Mahjong Hall"}`;
+    // A decision waiting in a background tab shows in the tab's title.
+    const owesDecision = (state.legal || []).length > 0;
+    document.title = `${owesDecision ? "● Your move · " : ""}${VARIANT_NAMES[room.variant] || "Mahjong"} · ${room.name || "Mahjong Hall"}`;
     byId("room-title").textContent = `${room.name || "Table"} · ${VARIANT_NAMES[room.variant] || ""}`;
     document.body.classList.toggle("spectating", !state.me);
     document.body.classList.toggle("my-turn", Boolean(state.me) && isSeatActive(state, state.me));
@@ -64,6 +66,7 @@ export class TableView {
         element("h2", { text: "Waiting for players" }),
         element("ul", { class: "waiting-list" }, players.map((player) => element("li", { text: `${WIND_NAMES[player.seat] || ""} · ${player.name}${player.is_bot ? " (bot)" : ""}` }))),
         element("p", {}, "Invite friends with this link: ", element("a", { href: link, class: "invite-link", text: link })),
+        element("button", { type: "button", "data-testid": "copy-invite", text: "Copy the link", onclick: (event) => copyLink(link, event.currentTarget) }),
         free > 0
           ? element("button", { type: "button", class: "primary", "data-testid": "fill-bots", text: `Fill ${free} empty seat${free === 1 ? "" : "s"} with bots`, onclick: () => this.handlers.fillWithBots() })
           : "",
@@ -154,6 +157,16 @@ function remaining(deadline, settingSeconds, now) {
   if (!deadline) return null;
   const left = Math.max(0, deadline - now);
   return settingSeconds ? Math.min(left, settingSeconds * 1000) : left;
+}
+
+async function copyLink(link, button) {
+  try {
+    await navigator.clipboard.writeText(link);
+    button.textContent = "Copied";
+  } catch (blocked) {
+    // Clipboard access needs a secure context (https or localhost); the link stays selectable.
+    button.textContent = "Select the link above to copy it";
+  }
 }
 
 function infoChip(label, value, testid) {
