@@ -431,7 +431,8 @@ async def add_one_deal() -> None:
                        seat_players, started_at, start_seconds_left, ended_at, outcome, winners,
                        fan, patterns, payments, result)
                    SELECT $1, room_id, $1, deal_no, variant, settings, seed, seat_players,
-                          $3 - (ended_at - started_at), start_seconds_left, $3, outcome, winners,
+                          $3::timestamptz - (ended_at - started_at), start_seconds_left,
+                          $3::timestamptz, outcome, winners,
                           fan, patterns, payments, result
                    FROM deals WHERE deal_id = $2""",
                 new_id,
@@ -440,7 +441,7 @@ async def add_one_deal() -> None:
             )
             await connection.execute(
                 """INSERT INTO deal_players SELECT $1, player_index, room_id, player_name, seat,
-                       variant, outcome, $3, net_points, won, self_drawn, dealt_in, is_bot
+                       variant, outcome, $3::timestamptz, net_points, won, self_drawn, dealt_in, is_bot
                    FROM deal_players WHERE deal_id = $2""",
                 new_id,
                 source,
