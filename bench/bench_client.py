@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from tests.web.live_server import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, LiveServer  # noqa: E402
 
@@ -38,13 +38,13 @@ def render_times(page: Page) -> list[float]:
 
 
 def watch_bots(
-    server: LiveServer, browser: object, variant: str, viewport: dict[str, int], seconds: float
+    server: LiveServer, browser: Browser, variant: str, viewport: dict[str, int], seconds: float
 ) -> dict[str, object]:
     """Spectates a bots-only room for `seconds`; answers render figures and page weight."""
-    room = httpx.post(f"{server.url}/api/rooms", json={"variant": variant, "rounds": 4}, timeout=10).json()[
-        "room_id"
-    ]
-    context = browser.new_context(viewport=viewport)  # type: ignore[attr-defined]
+    room = httpx.post(
+        f"{server.url}/api/rooms", json={"variant": variant, "rounds": 4}, timeout=10
+    ).json()["room_id"]
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     loaded: set[str] = set()
     page.on("request", lambda request: loaded.add(request.url.split("?")[0]))
