@@ -26,8 +26,8 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 MAX_MESSAGE_BYTES = 8 * 1024
-RATE_BURST = 20
-RATE_PER_SECOND = 10.0
+RATE_BURST = 40
+RATE_PER_SECOND = 20.0
 FLOOD_CLOSE_AFTER = 200
 OUTBOX_LIMIT = 512
 

@@ -10,10 +10,11 @@ from typing import Any
 from server.engine import Action, DealSettings, replay, view
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
+from server.rooms.deal_in_play import DealInPlay, utc
 from server.rooms.players import Player, RoomClosedError
 from server.rooms.seating import GameProgress
 from server.rooms.settings import RoomSettings, TableSettings
-from server.rooms.table import DealInPlay, RoomActor, utc
+from server.rooms.table import RoomActor
 from server.store import Store, hash_token
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,6 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Coroutine
-from datetime import UTC, datetime
 from typing import Any
 
 from server.bots import choose_action
@@ -26,13 +24,12 @@ from server.engine import (
     apply,
     legal_actions,
     new_deal,
-    pending_seats,
     view,
 )
 from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
-from server.rooms.clock import Clock
-from server.rooms.messages import epoch_ms, error_message, room_json, state_message
+from server.rooms.deal_in_play import DealInPlay, utc
+from server.rooms.messages import epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
     Player,
@@ -40,9 +37,8 @@ from server.rooms.players import (
     RoomFullError,
     bot_name,
 )
-from server.rooms.seating import GameProgress
-from server.rooms.settings import RoomSettings, TableSettings
-from server.store import Store, hash_token
+from server.rooms.room_state import RoomState
+from server.store import hash_token
 
 log = logging.getLogger(__name__)
 
@@ -53,80 +49,8 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_SERVICE_RESTART = 1012
 
 
-class DealInPlay:
-    """The deal on the table: engine state plus what the room logs and times about it."""
-
-    def __init__(
-        self,
-        *,
-        deal_id: int,
-        deal_no: int,
-        seed: int,
-        seat_players: dict[str, int],
-        state: Any,
-        deadline: float,
-        next_log_seq: int = 1,
-    ) -> None:
-        self.deal_id = deal_id
-        self.deal_no = deal_no
-        self.seed = seed
-        self.seat_players = seat_players
-        self.state = state
-        self.deadline = deadline
-        self.next_log_seq = next_log_seq
-        self.ended = False
-        # seat -> (deadline, timer token) of the decision it owes now.
-        self.turns: dict[str, tuple[float, int]] = {}
-        self.decision_key: tuple[Any, ...] | None = None
-
-    def seat_of(self, player_index: int) -> str | None:
-        """The seat `player_index` holds in this deal."""
-        for seat, index in self.seat_players.items():
-            if index == player_index:
-                return seat
-        return None
-
-
-def utc(moment: float) -> datetime:
-    """Epoch seconds as the store's timezone-aware UTC datetime."""
-    return datetime.fromtimestamp(moment, tz=UTC)
-
-
-class RoomActor:
-    """Owns one room: its players, connections, the deal in play, clocks and bot takeover."""
-
-    def __init__(
-        self,
-        *,
-        room_id: str,
-        settings: RoomSettings,
-        store: Store,
-        clock: Clock,
-        table_settings: TableSettings,
-        created_at: float,
-    ) -> None:
-        self.room_id = room_id
-        self.settings = settings
-        self.store = store
-        self.clock = clock
-        self.table_settings = table_settings
-        self.created_at = created_at
-        self.status = "waiting"
-        self.players: list[Player] = []
-        self.running_scores: dict[int, int] = {}
-        self.progress = GameProgress(variant=settings.variant, rounds=settings.rounds)
-        self.deal: DealInPlay | None = None
-        self.seq = 0
-        self.player_connections: dict[int, cmd.Connection] = {}
-        self.spectators: set[cmd.Connection] = set()
-        self.ready_for_next: set[int] = set()
-        self.next_deal_at: float | None = None
-        self.idle_since: float | None = created_at
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._timers: set[asyncio.Task[None]] = set()
-        self._tokens = iter(range(1, 1 << 62))
-        self._task: asyncio.Task[None] | None = None
-        self.closed = asyncio.Event()
+class RoomActor(RoomState):
+    """Owns one room: every command that changes it runs here, one at a time (see RoomState)."""
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -252,11 +176,6 @@ class RoomActor:
         else:
             self._broadcast()
 
-    def player_for_token(self, token: str) -> Player | None:
-        """The human player holding `token`, if any."""
-        hashed = hash_token(token)
-        return next((player for player in self.players if player.token_hash == hashed), None)
-
     # ----------------------------------------------------------------- connections
 
     def _on_connect(self, connection: cmd.Connection) -> None:
@@ -292,13 +211,6 @@ class RoomActor:
                 cmd.IdleCheck(self.idle_since),
             )
 
-    def _has_connections(self) -> bool:
-        return bool(self.player_connections) or bool(self.spectators)
-
-    def is_covered(self, player_index: int) -> bool:
-        """Whether the player's bot plays the seat now: a bot, or a human with no live connection."""
-        return self.players[player_index].is_bot or player_index not in self.player_connections
-
     async def _on_idle_check(self, idle_since: float) -> None:
         if self.idle_since != idle_since or self._has_connections():
             return
@@ -310,12 +222,6 @@ class RoomActor:
         await self.store.set_room_status(self.room_id, "closed")
         self.status = "closed"
         self._close_connections(CLOSE_ROOM_CLOSED, "room closed")
-
-    def _close_connections(self, code: int, reason: str) -> None:
-        for connection in [*self.player_connections.values(), *self.spectators]:
-            connection.close(code, reason)
-        self.player_connections.clear()
-        self.spectators.clear()
 
     # ----------------------------------------------------------------- actions
 
@@ -423,62 +329,6 @@ class RoomActor:
         self.seq += 1
         self._broadcast(bumped=True)
         self._hand_covered_turns_to_bots()
-
-    # ----------------------------------------------------------------- clocks
-
-    def _rearm_turn_timers(self) -> None:
-        """Give each newly pending seat a fresh turn timer; keep running ones inside one decision.
-
-        Inside a claim window the seats still deciding keep their clock when another seat
-        passes, so a pass cannot be used to buy time for the others.
-        """
-        deal = self.deal
-        assert deal is not None
-        state = deal.state
-        # The same claim window (or turn) while phase, turn, discard and wall stand still.
-        key = (state.phase, state.turn, state.last_discard, state.front, state.back)
-        same_decision = key == deal.decision_key
-        deal.decision_key = key
-        now = self.clock.now()
-        turns: dict[str, tuple[float, int]] = {}
-        for seat in pending_seats(deal.state):
-            if same_decision and seat in deal.turns:
-                turns[seat] = deal.turns[seat]
-                continue
-            token = next(self._tokens)
-            deadline = now + self.settings.turn_seconds
-            turns[seat] = (deadline, token)
-            self._schedule(deadline, cmd.TurnTimeout(seat, token))
-        deal.turns = turns
-
-    def _hand_covered_turns_to_bots(self) -> None:
-        deal = self.deal
-        if deal is None or deal.ended:
-            return
-        for seat, (_, token) in deal.turns.items():
-            if self.is_covered(deal.seat_players[seat]):
-                self._schedule(
-                    self.clock.now() + self.table_settings.bot_delay, cmd.BotTurn(seat, token)
-                )
-
-    def _schedule(self, moment: float, command: Any) -> None:
-        """Put `command` on the queue once the clock reaches `moment`."""
-
-        async def fire() -> None:
-            await self.clock.sleep_until(moment)
-            await self.queue.put(command)
-
-        self._spawn(fire())
-
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(coroutine)
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
-
-    def _cancel_timers(self) -> None:
-        for task in list(self._timers):
-            task.cancel()
-        self._timers.clear()
 
     # ----------------------------------------------------------------- deals
 
@@ -599,87 +449,3 @@ class RoomActor:
         humans = {index for index in self.player_connections if not self.players[index].is_bot}
         if humans <= self.ready_for_next:
             await self._start_next_deal()
-
-    # ----------------------------------------------------------------- broadcasting
-
-    def _names(self) -> dict[int, str]:
-        return {player.player_index: player.name for player in self.players}
-
-    def _scores_by_name(self) -> dict[str, int]:
-        names = self._names()
-        return {names[index]: score for index, score in sorted(self.running_scores.items())}
-
-    def public_room(self) -> dict[str, Any]:
-        """The room object of every `state`, and of `GET /api/rooms/{id}` (without the table)."""
-        deal = self.deal
-        players = []
-        for player in self.players:
-            seat = (
-                deal.seat_of(player.player_index)
-                if deal
-                else self.settings.seats[player.player_index]
-            )
-            players.append(
-                {
-                    "player_index": player.player_index,
-                    "name": player.name,
-                    "seat": seat,
-                    "is_bot": player.is_bot,
-                    "connected": player.player_index in self.player_connections,
-                    "bot_covered": self.is_covered(player.player_index),
-                    "score": self.running_scores.get(player.player_index, 0),
-                }
-            )
-        return {
-            "room_id": self.room_id,
-            "name": self.settings.name,
-            "variant": self.settings.variant,
-            "status": self.status,
-            "turn_seconds": self.settings.turn_seconds,
-            "deal_seconds": self.settings.deal_seconds,
-            "rounds": self.settings.rounds,
-            "seat_count": len(self.settings.seats),
-            "deal_no": deal.deal_no if deal else 0,
-            "deals_total": self.progress.deals_total,
-            "round_wind": self.progress.round_wind
-            if deal is None or deal.ended
-            else self._deal_round_wind(),
-            "players": players,
-            "scores": self._scores_by_name(),
-            "spectators": len(self.spectators),
-        }
-
-    def _deal_round_wind(self) -> str:
-        assert self.deal is not None
-        return str(self.deal.state.settings.round_wind)
-
-    def _state_for(self, seat: str | None, room: dict[str, Any] | str | None = None) -> str:
-        deal = self.deal
-        return state_message(
-            seq=self.seq,
-            deal_state=deal.state if deal else None,
-            seat=seat,
-            turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal else {},
-            deal_deadline=deal.deadline if deal and not deal.ended else None,
-            room=room if room is not None else self.public_room(),
-            can_act=self.status == "playing",
-        )
-
-    def _broadcast(self, bumped: bool = False) -> None:
-        """Send every connection its own `state` at the current `seq`."""
-        if not bumped:
-            self.seq += 1
-        room = room_json(self.public_room())
-        deal = self.deal
-        spectator_text: str | None = None
-        if self.spectators:
-            spectator_text = self._state_for(None, room)
-            for connection in list(self.spectators):
-                connection.push(spectator_text)
-        for index, connection in list(self.player_connections.items()):
-            seat = deal.seat_of(index) if deal else None
-            connection.push(self._state_for(seat, room))
-
-    def _send_all(self, text: str) -> None:
-        for connection in [*self.player_connections.values(), *self.spectators]:
-            connection.push(text)

@@ -201,6 +201,11 @@ class TableClient:
                 return message
             if message["type"] == "state":
                 await self.act_if_due(message)
+            elif message.get("code") == "rate_limited" and self.states:
+                # Our move was dropped: wait for the bucket to refill, then send it again.
+                await asyncio.sleep(0.2)
+                self.forget_answer()
+                await self.act_if_due(self.states[-1])
 
     async def close(self) -> None:
         """Close the connection."""
