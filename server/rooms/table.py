@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 
 CLOSE_REPLACED = 4409
 CLOSE_ROOM_CLOSED = 4410
-CLOSE_GOING_AWAY = 1001
 # A server shutdown (SIGTERM): "service restart", so clients know to reconnect shortly.
 CLOSE_SERVICE_RESTART = 1012
 

@@ -40,6 +40,7 @@ class LiveServer:
         *,
         clock: Clock | None = None,
         table_settings: TableSettings | None = None,
+        ping_seconds: float = 10,
     ) -> None:
         self.database_url = f"sqlite+aiosqlite:///{database_path}"
         apply_migrations(self.database_url)
@@ -55,8 +56,8 @@ class LiveServer:
             port=self.port,
             log_level="warning",
             ws_max_size=WS_MAX_SIZE,
-            ws_ping_interval=10,
-            ws_ping_timeout=10,
+            ws_ping_interval=ping_seconds,
+            ws_ping_timeout=ping_seconds,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
