@@ -28,6 +28,9 @@ def table_settings_from_env() -> TableSettings:
     defaults = TableSettings()
     return TableSettings(
         bot_delay=float(os.environ.get("MAHJONG_BOT_DELAY", defaults.bot_delay)),
+        join_grace_seconds=float(
+            os.environ.get("MAHJONG_JOIN_GRACE_SECONDS", defaults.join_grace_seconds)
+        ),
         next_deal_seconds=float(
             os.environ.get("MAHJONG_NEXT_DEAL_SECONDS", defaults.next_deal_seconds)
         ),

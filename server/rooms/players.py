@@ -13,6 +13,10 @@ class Player:
     name: str
     token_hash: str | None
     is_bot: bool
+    # When the human joined, and whether they have connected since: a newcomer gets a short
+    # grace to open the table page before the bot starts playing their seat.
+    joined_at: float = 0.0
+    has_connected: bool = False
 
 
 class NameTakenError(ValueError):

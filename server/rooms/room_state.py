@@ -111,10 +111,12 @@ class RoomState:
         if deal is None or deal.ended:
             return
         for seat, (_, token) in deal.turns.items():
-            if self.is_covered(deal.seat_players[seat]):
-                self._schedule(
-                    self.clock.now() + self.table_settings.bot_delay, cmd.BotTurn(seat, token)
-                )
+            player = self.players[deal.seat_players[seat]]
+            if self.is_covered(player.player_index):
+                moment = self.clock.now() + self.table_settings.bot_delay
+                if not player.is_bot and not player.has_connected:
+                    moment = max(moment, player.joined_at + self.table_settings.join_grace_seconds)
+                self._schedule(moment, cmd.BotTurn(seat, token))
 
     def _schedule(self, moment: float, command: Any) -> None:
         """Put `command` on the queue once the clock reaches `moment`."""

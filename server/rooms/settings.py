@@ -45,6 +45,9 @@ class TableSettings:
     """Server-wide knobs of every table: how humans experience the pace of bots and rooms."""
 
     bot_delay: float = 0.5
+    # A human who joined but has not connected yet (the page is still loading) is not
+    # played by the bot until this many seconds after joining.
+    join_grace_seconds: float = 5.0
     next_deal_seconds: float = 10.0
     idle_close_seconds: float = 30 * 60.0
     bot_level: str = "full"

@@ -130,7 +130,13 @@ class RoomActor(RoomState):
         if any(player.name.casefold() == command.name.casefold() for player in self.players):
             raise NameTakenError(f"the name {command.name!r} is already seated here")
         token = secrets.token_urlsafe(24)
-        player = Player(len(self.players), command.name, hash_token(token), is_bot=False)
+        player = Player(
+            len(self.players),
+            command.name,
+            hash_token(token),
+            is_bot=False,
+            joined_at=self.clock.now(),
+        )
         await self.store.add_player(
             self.room_id,
             player.player_index,
@@ -191,6 +197,7 @@ class RoomActor(RoomState):
         if older is not None:
             older.close(CLOSE_REPLACED, "replaced by a newer connection")
         self.player_connections[index] = connection
+        self.players[index].has_connected = True
         self.seq += 1
         self._broadcast(bumped=True)
 

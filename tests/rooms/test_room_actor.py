@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from server.engine import Action, DealSettings, replay, view
 from server.rooms import commands as cmd
 from server.rooms.clock import ManualClock
@@ -224,3 +226,21 @@ async def test_the_next_deal_starts_by_itself_after_the_pause(
     next_dealer_name = result["seat_players"][result["next_dealer"]]
     east_player = actor.deal.seat_players["E"]
     assert actor.players[east_player].name == next_dealer_name
+
+
+async def test_a_newcomer_gets_a_grace_before_the_bot_plays_their_seat(
+    manager: RoomManager, database_url: str, clock: ManualClock
+) -> None:
+    room_id = await manager.create_room(RoomSettings(variant="kaki3"))
+    actor = manager.get(room_id)
+    await manager.join(room_id, "Ana")  # Ana (East) joins, then fills the seats from the lobby
+    await manager.add_bots(room_id)
+    await quiet(actor)
+    assert actor.deal.next_log_seq == 1, "nobody plays East's first discard during the grace"
+    clock.advance(manager.table_settings.join_grace_seconds)
+    await until(lambda: actor.deal.next_log_seq > 1 or actor.deal.ended)
+    with sqlite3.connect(database_url.split("///", 1)[1]) as db:
+        first = db.execute(
+            "SELECT seat, by_bot, bot_reason FROM deal_actions ORDER BY deal_id, seq LIMIT 1"
+        ).fetchone()
+    assert first == ("E", 1, "disconnected")
