@@ -79,6 +79,8 @@ class RoomActor(RoomState):
                 return
             try:
                 await self._handle(command)
+            except (RoomFullError, NameTakenError, RoomClosedError) as refusal:
+                command.reply.set_exception(refusal)  # an ordinary "no" to join or bots
             except Exception as error:  # one bad command must never take the table down
                 log.exception("room %s: %r failed", self.room_id, command)
                 reply = getattr(command, "reply", None)
