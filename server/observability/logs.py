@@ -187,6 +187,7 @@ def configure_logging(
         uvicorn_logger = logging.getLogger(name)
         uvicorn_logger.handlers.clear()
         uvicorn_logger.propagate = True
+        uvicorn_logger.setLevel(logging.NOTSET)  # the root's level decides, as for the rest
     return handler
 
 
