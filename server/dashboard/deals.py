@@ -126,10 +126,14 @@ async def _seat_rows(conn: AsyncConnection, deal_ids: list[int]) -> dict[int, li
 async def deal_breakdown(conn: AsyncConnection, deal_id: int) -> dict[str, Any] | None:
     """One deal in full: settings, seed, result (patterns, fan, every payment) and its log.
 
-    Returns None for an unknown deal. A deal still in progress is shown too (its result
-    is null), so the operations view can link to live deals.
+    Returns None for an unknown deal, and for a deal still in progress: its seed and log
+    would let anyone rebuild the wall and every concealed hand while it is being played.
     """
-    deal = (await conn.execute(select(deals).where(deals.c.deal_id == deal_id))).one_or_none()
+    deal = (
+        await conn.execute(
+            select(deals).where(deals.c.deal_id == deal_id, deals.c.ended_at.is_not(None))
+        )
+    ).one_or_none()
     if deal is None:
         return None
     roster = {

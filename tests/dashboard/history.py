@@ -20,7 +20,9 @@ def load_history() -> dict[str, Any]:
 
 
 async def write_history(store: Store, history: dict[str, Any]) -> dict[str, int]:
-    """Write every room, player, deal and action; return the deal ids by their ``key``."""
+    """Write every room, player, deal and action; return the deal ids by their ``key``.
+
+    A deal without a ``result`` is left in progress."""
     for room in history["rooms"]:
         created = datetime.fromisoformat(room["created_at"])
         await store.create_room(room["room_id"], room["variant"], {"rounds": 1}, created)
@@ -60,6 +62,9 @@ async def write_history(store: Store, history: dict[str, Any]) -> dict[str, int]
                 logged["bot_reason"],
                 300.0 - seq,
             )
+        deal_ids[deal["key"]] = deal_id
+        if "result" not in deal:
+            continue  # a deal still in progress
         nets = {
             int(index): int(deal["result"]["scores"][seat])
             for seat, index in deal["seat_players"].items()
@@ -67,5 +72,4 @@ async def write_history(store: Store, history: dict[str, Any]) -> dict[str, int]
         await store.finish_deal(
             deal_id, deal["result"], datetime.fromisoformat(deal["ended_at"]), nets
         )
-        deal_ids[deal["key"]] = deal_id
     return deal_ids

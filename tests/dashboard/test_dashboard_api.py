@@ -92,6 +92,19 @@ async def test_unknown_deal_is_404(dashboard: httpx.AsyncClient) -> None:
     assert answer.json()["error"]["code"] == "deal_not_found"
 
 
+async def test_a_deal_in_progress_is_never_shown(
+    dashboard: httpx.AsyncClient, deal_ids: dict[str, int]
+) -> None:
+    # d6 is still being played: its seed would give away the wall and every hand.
+    answer = await dashboard.get(f"/api/dashboard/deals/{deal_ids['d6']}")
+    assert answer.status_code == 404
+    listed = (await dashboard.get("/api/dashboard/deals", params={"limit": 200})).json()
+    assert deal_ids["d6"] not in [deal["deal_id"] for deal in listed["deals"]]
+    # Nor does its bot-covered turn count before the deal is over.
+    cover = (await dashboard.get("/api/dashboard/operations")).json()["bot_cover"]
+    assert {"name": "Ana", "timed_out": 2, "disconnected": 0} in cover
+
+
 async def test_standings_arithmetic(dashboard: httpx.AsyncClient) -> None:
     answer = await dashboard.get("/api/dashboard/standings")
     assert answer.status_code == 200

@@ -65,19 +65,30 @@ async def test_rollup_catches_up_with_deals_finished_after_loading(fresh_databas
     store = await open_store(fresh_database)
     try:
         history = load_history()
-        await write_history(store, history)
+        ids = await write_history(store, history)
         rollup = HistoryRollup()
         await rollup.refresh(store.engine)
         ana_before = rollup.standings(DealFilters(player="Ana"), False, 10)["players"][0]
+        assert rollup.charts(DealFilters())["outcomes"]["win"] == 3
 
-        # A deal starts before the next refresh and finishes after it: it must be counted
-        # once it finishes, not lost because its id was already seen.
+        # d6 was in progress when the rollup loaded; a new deal starts after that. Both
+        # must count once they finish: neither is lost because its id was already seen.
         started = datetime(2026, 11, 5, 20, 0, tzinfo=UTC)
-        open_deal = await store.start_deal(
-            "room-b", 1, 3, "kaki3", {}, 7, {"E": 0, "S": 1, "W": 2}, started, 300.0
+        open_deal = ids["d6"]
+        later_deal = await store.start_deal(
+            "room-b", 1, 4, "kaki3", {}, 8, {"E": 1, "S": 2, "W": 0}, started, 300.0
         )
         await rollup.refresh(store.engine)
-        assert rollup.charts(DealFilters())["outcomes"]["win"] == 3
+        assert rollup.charts(DealFilters())["outcomes"] == {"win": 3, "draw": 1, "timeout": 1}
+        draw = {
+            "outcome": "draw",
+            "winners": [],
+            "payments": [],
+            "scores": {"E": 0, "S": 0, "W": 0},
+        }
+        await store.finish_deal(
+            later_deal, draw, started + timedelta(minutes=1), {0: 0, 1: 0, 2: 0}
+        )
         result = {
             "outcome": "win",
             "winners": [
@@ -103,7 +114,9 @@ async def test_rollup_catches_up_with_deals_finished_after_loading(fresh_databas
         ana_after = rollup.standings(DealFilters(player="Ana"), False, 10)["players"][0]
         assert ana_after["points"] == ana_before["points"] + 16
         assert (ana_after["wins"], ana_after["self_draws"]) == (ana_before["wins"] + 1, 2)
-        assert rollup.charts(DealFilters())["outcomes"]["win"] == 4
+        assert rollup.charts(DealFilters())["outcomes"] == {"win": 4, "draw": 2, "timeout": 1}
+        # d6's bot-covered turn (Ana timed out once) counts now that it is over.
+        assert {"name": "Ana", "timed_out": 3, "disconnected": 0} in rollup.bot_cover(DealFilters())
         async with store.engine.connect() as conn:
             assert rollup.standings(DealFilters(), True, 100) == await standings.standings(
                 conn, DealFilters(), True, 100
