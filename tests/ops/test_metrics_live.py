@@ -122,3 +122,24 @@ async def test_a_games_log_carries_room_and_deal_ids_and_no_token(tmp_path: Path
     about_the_deal = [line for line in lines if line["room_id"] == room_id and line["deal_id"]]
     assert about_the_deal, "no line names the room and the deal"
     assert any("ends" in str(line["message"]) for line in about_the_deal)
+
+
+async def test_operations_view_shows_live_tables_and_connected_players(tmp_path: Path) -> None:
+    with LiveHall(tmp_path / "hall.sqlite3") as hall:
+        async with httpx.AsyncClient(base_url=hall.base, timeout=10) as client:
+            room_id, token = await _seat_human_with_bots(client, "kaki3")
+            player = await TableClient.open(hall.socket_url(room_id, token), "Ana")
+            try:
+                await player.receive()
+                live = (await client.get("/api/dashboard/operations")).json()["live"]
+                # The deal in progress is listed live, but its breakdown stays hidden.
+                room = next(r for r in live["rooms"] if r["room_id"] == room_id)
+                hidden = await client.get(f"/api/dashboard/deals/{room['deal_id']}")
+            finally:
+                await player.close()
+    assert live["tables"] >= 1 and live["connected_players"] >= 1
+    assert room["status"] == "playing" and room["variant"] == "kaki3"
+    players = {p["name"]: p for p in room["players"]}
+    assert players["Ana"]["connected"] and not players["Ana"]["is_bot"]
+    assert sum(p["is_bot"] for p in room["players"]) == 2
+    assert hidden.status_code == 404
