@@ -37,7 +37,10 @@ from server.dashboard.tallies import (
 from server.store.schema import deal_actions, deal_players, deals
 
 # Deals read per round trip while loading, so memory stays flat on a long history.
-LOAD_BATCH = 5000
+LOAD_BATCH = 2000
+# The first load shares the event loop with the live tables: it hands the loop back
+# every this many rows, so no table waits on it for more than a moment.
+ROWS_BETWEEN_YIELDS = 250
 EVERYONE = ""  # the player key of deal tallies over every deal
 
 PlayerDayKey = tuple[str, bool, str, str, str]  # name, is_bot, variant, room, day
@@ -144,7 +147,7 @@ class HistoryRollup:
         if cover is None:
             cover = await self._bot_cover(conn, deal_ids)
         seated: dict[int, set[str]] = {}
-        for row in await conn.execute(
+        player_rows = await conn.execute(
             select(
                 deal_players.c.deal_id,
                 deal_players.c.player_name,
@@ -155,7 +158,10 @@ class HistoryRollup:
                 deal_players.c.self_drawn,
                 deal_players.c.dealt_in,
             ).where(deal_players.c.deal_id.in_(deal_ids))
-        ):
+        )
+        for number, row in enumerate(player_rows):
+            if number % ROWS_BETWEEN_YIELDS == 0:
+                await asyncio.sleep(0)
             deal = deal_rows[row.deal_id]
             is_bot = bool(row.is_bot)
             # Bots are never "covered by a bot": only humans' cover is counted.
@@ -176,7 +182,9 @@ class HistoryRollup:
                     covered,
                 )
             seated.setdefault(row.deal_id, set()).add(row.player_name)
-        for deal_id, deal in deal_rows.items():
+        for number, (deal_id, deal) in enumerate(deal_rows.items()):
+            if number % ROWS_BETWEEN_YIELDS == 0:
+                await asyncio.sleep(0)
             won = deal.outcome == "win" and deal.patterns
             pattern_ids = [str(p.get("id")) for p in json.loads(deal.patterns)] if won else []
             bucket = duration_bucket(float(deal.seconds))
@@ -212,7 +220,12 @@ class HistoryRollup:
             )
             .group_by(deal_actions.c.deal_id, deal_actions.c.seat)
         )
-        return {(deal_id, seat): (int(a or 0), int(b or 0)) for deal_id, seat, a, b in counted}
+        found: dict[tuple[int, str], tuple[int, int]] = {}
+        for number, (deal_id, seat, timed_out, away) in enumerate(counted):
+            if number % ROWS_BETWEEN_YIELDS == 0:
+                await asyncio.sleep(0)
+            found[(deal_id, seat)] = (int(timed_out or 0), int(away or 0))
+        return found
 
     # ------------------------------------------------------------------ choosing tallies
 
