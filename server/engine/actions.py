@@ -27,7 +27,19 @@ SWAP = "swap"
 # stored log replays a timed-out deal too. It never appears in `legal`.
 TIMEOUT = "timeout"
 
-ACTION_TYPES = (DISCARD, CHOW, PONG, KONG, WIN, PASS, CONCEALED_KONG, ADDED_KONG, SINK, SWAP, TIMEOUT)
+ACTION_TYPES = (
+    DISCARD,
+    CHOW,
+    PONG,
+    KONG,
+    WIN,
+    PASS,
+    CONCEALED_KONG,
+    ADDED_KONG,
+    SINK,
+    SWAP,
+    TIMEOUT,
+)
 CLAIM_TYPES = (CHOW, PONG, KONG)
 _NEEDS_TILE = (DISCARD, CONCEALED_KONG, ADDED_KONG, SWAP)
 
@@ -71,7 +83,9 @@ class Action:
         if action_seat is not None and action_seat not in SEATS:
             raise ActionFormatError(f"unknown seat {action_seat!r}")
         if seat is not None and action_seat != seat:
-            raise ActionFormatError(f"action names seat {action_seat!r}, but it comes from {seat!r}")
+            raise ActionFormatError(
+                f"action names seat {action_seat!r}, but it comes from {seat!r}"
+            )
         try:
             tile = parse_tile(obj["tile"]) if obj.get("tile") is not None else None
             tiles_text = obj.get("tiles")

@@ -47,7 +47,11 @@ class Meld:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form, as in views and results."""
-        obj: dict[str, Any] = {"kind": self.kind, "tiles": list(self.tiles), "concealed": self.concealed}
+        obj: dict[str, Any] = {
+            "kind": self.kind,
+            "tiles": list(self.tiles),
+            "concealed": self.concealed,
+        }
         if self.fei_as is not None:
             obj["fei_as"] = self.fei_as
         if self.claimed_from is not None:

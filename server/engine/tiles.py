@@ -32,7 +32,9 @@ SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 WIND_OF_SEAT: dict[str, Tile] = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}
 
 ALL_TILE_KINDS: tuple[Tile, ...] = tuple(
-    f"{rank}{suit}" for suit in (*SUITS, HONOUR_SUIT, *BONUS_SUITS) for rank in range(1, _MAX_RANK[suit] + 1)
+    f"{rank}{suit}"
+    for suit in (*SUITS, HONOUR_SUIT, *BONUS_SUITS)
+    for rank in range(1, _MAX_RANK[suit] + 1)
 ) + (FEI,)
 
 
@@ -112,15 +114,19 @@ def parse_tiles(text: str) -> list[Tile]:
             continue
         if char == FEI:
             if digits:
-                raise TileParseError(f"digits {''.join(digits)!r} at position {start} have no suit letter before 'j'")
+                raise TileParseError(
+                    f"digits {''.join(digits)!r} at position {start} have no suit letter before 'j'"
+                )
             tiles.append(FEI)
             continue
         if char in _MAX_RANK:
             if not digits:
-                raise TileParseError(f"suit letter {char!r} at position {index} has no digits before it")
+                raise TileParseError(
+                    f"suit letter {char!r} at position {index} has no digits before it"
+                )
             for digit in digits:
                 if not 1 <= int(digit) <= _MAX_RANK[char]:
-                    raise TileParseError(f"no tile {digit}{char} (in {text[start:index + 1]!r})")
+                    raise TileParseError(f"no tile {digit}{char} (in {text[start : index + 1]!r})")
                 tiles.append(f"{digit}{char}")
             digits = []
             continue

@@ -31,5 +31,11 @@ def test_engine_imports_only_the_standard_library():
 def test_engine_has_no_module_level_randomness():
     for path in sorted(ENGINE.rglob("*.py")):
         text = path.read_text()
-        for banned in ("random.random(", "random.shuffle(", "random.choice(", "random.seed(", "random.randint("):
+        for banned in (
+            "random.random(",
+            "random.shuffle(",
+            "random.choice(",
+            "random.seed(",
+            "random.randint(",
+        ):
             assert banned not in text, f"{path.name} uses {banned}; use a seeded random.Random"

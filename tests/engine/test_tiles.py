@@ -24,7 +24,15 @@ def test_parse_groups_digits_under_one_suit_letter():
 
 @pytest.mark.parametrize(
     ("text", "fragment"),
-    [("12", "no suit letter"), ("p", "no digits"), ("8z", "8z"), ("5f", "5f"), ("0p", "0p"), ("1x", "'x'"), ("1j", "'j'")],
+    [
+        ("12", "no suit letter"),
+        ("p", "no digits"),
+        ("8z", "8z"),
+        ("5f", "5f"),
+        ("0p", "0p"),
+        ("1x", "'x'"),
+        ("1j", "'j'"),
+    ],
 )
 def test_parse_errors_name_the_offending_text(text, fragment):
     with pytest.raises(TileParseError) as error:
