@@ -201,64 +201,73 @@ async def drive(
                     (table, seat, f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={token}")
                 )
 
+    # Every socket is open before the clock starts, so setup never counts as load.
+    sockets = await asyncio.gather(
+        *(connect(url, max_size=None, compression=None, open_timeout=120) for _, _, url in seats)
+    )
     measuring = {"on": False}
     stop_at = time.monotonic() + warmup + seconds
 
-    async def play(table: Table, seat: int, url: str) -> None:
+    async def play(table: Table, seat: int, socket_: Any) -> None:
         answered: tuple[Any, ...] | None = None
-        async with connect(url, max_size=None, compression=None, open_timeout=60) as socket_:
-            while time.monotonic() < stop_at:
-                try:
-                    text = await asyncio.wait_for(
-                        socket_.recv(), timeout=max(0.01, stop_at - time.monotonic())
-                    )
-                except TimeoutError:
-                    break
-                now = time.perf_counter()
-                message = json.loads(text)
-                if message.get("type") != "state":
-                    continue
-                seq = message["seq"]
-                if measuring["on"]:
-                    table.bytes += len(text)
-                    table.messages += 1
-                    if seat == 0:
-                        table.changes += 1
-                table.seen[seat] = seq
-                if table.pending:
-                    lowest = min(table.seen)
-                    while table.pending and table.pending[0][0] < lowest:
-                        _, sent = table.pending.pop(0)
-                        if measuring["on"]:
-                            table.latencies.append(now - sent)
-                legal = message.get("legal") or []
-                decision = (
-                    message.get("phase"),
-                    message.get("turn"),
-                    json.dumps(message.get("last_discard")),
-                    message.get("wall_remaining"),
-                    message.get("drawn_tile"),
-                    len(message.get("hand") or ()),
+        while time.monotonic() < stop_at:
+            try:
+                text = await asyncio.wait_for(
+                    socket_.recv(), timeout=max(0.01, stop_at - time.monotonic())
                 )
-                if legal and decision != answered:
-                    answered = decision
-                    action = quick_choice(legal, message.get("drawn_tile"))
-                    if pace > 0:
-                        wait = table.next_action_at - time.monotonic()
-                        if wait > 0:
-                            await asyncio.sleep(wait)
-                        table.next_action_at = time.monotonic() + pace
-                    if action["type"] == "discard":
-                        table.pending.append((seq, time.perf_counter()))
-                    await socket_.send(json.dumps({"type": "action", "action": action}))
+            except TimeoutError:
+                break
+            now = time.perf_counter()
+            message = json.loads(text)
+            if message.get("type") != "state":
+                continue
+            seq = message["seq"]
+            if measuring["on"]:
+                table.bytes += len(text)
+                table.messages += 1
+                if seat == 0:
+                    table.changes += 1
+            table.seen[seat] = seq
+            if table.pending:
+                lowest = min(table.seen)
+                while table.pending and table.pending[0][0] < lowest:
+                    _, sent = table.pending.pop(0)
+                    if measuring["on"]:
+                        table.latencies.append(now - sent)
+            legal = message.get("legal") or []
+            decision = (
+                message.get("phase"),
+                message.get("turn"),
+                json.dumps(message.get("last_discard")),
+                message.get("wall_remaining"),
+                message.get("drawn_tile"),
+                len(message.get("hand") or ()),
+            )
+            if legal and decision != answered:
+                answered = decision
+                action = quick_choice(legal, message.get("drawn_tile"))
+                if pace > 0:
+                    wait = table.next_action_at - time.monotonic()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    table.next_action_at = time.monotonic() + pace
+                if action["type"] == "discard":
+                    table.pending.append((seq, time.perf_counter()))
+                await socket_.send(json.dumps({"type": "action", "action": action}))
 
     async def start_measuring() -> None:
         await asyncio.sleep(warmup)
         measuring["on"] = True
 
     await asyncio.gather(
-        start_measuring(), *(play(*seat) for seat in seats), return_exceptions=True
+        start_measuring(),
+        *(
+            play(table, seat, socket_)
+            for (table, seat, _), socket_ in zip(seats, sockets, strict=True)
+        ),
+        return_exceptions=True,
     )
+    await asyncio.gather(*(socket_.close() for socket_ in sockets), return_exceptions=True)
     return {
         "changes": sum(t.changes for t in boards),
         "latencies": [x for t in boards for x in t.latencies],
@@ -288,9 +297,12 @@ def measure(
         jobs = [(mode, port, n, seconds, pace, warmup) for n in per_worker if n]
         with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
             pending = pool.map_async(worker, jobs)
-            time.sleep(warmup + seconds / 2)
-            busy_rss = rss_kib(server.pid)
-            parts = pending.get(timeout=warmup + seconds + 600)
+            # The peak while the tables play (the tables all exist by then).
+            busy_rss = idle_rss
+            while not pending.ready():
+                busy_rss = max(busy_rss, rss_kib(server.pid))
+                pending.wait(0.5)
+            parts = pending.get(timeout=60)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
