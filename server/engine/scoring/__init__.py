@@ -25,10 +25,21 @@ from server.engine.scoring.kaki3 import (
     kaki3_fixed_tally,
     kaki3_shape_tally,
 )
-from server.engine.scoring.readings import kaki3_readings, meld_read_set
+from server.engine.scoring.layout import (
+    seven_pairs_layout,
+    standard_layout,
+    thirteen_orphans_layout,
+)
+from server.engine.scoring.readings import Reading, kaki3_readings, meld_read_set
 from server.engine.scoring.readings import readings as hand_readings
 from server.engine.scoring.shape import Tally
-from server.engine.scoring.types import Pattern, ScoreResult, WinFlags, WinningHand
+from server.engine.scoring.types import (
+    Pattern,
+    ReadingSet,
+    ScoreResult,
+    WinFlags,
+    WinningHand,
+)
 from server.engine.scoring.validate import normalise_meld, validate_hand
 
 __all__ = [
@@ -36,6 +47,7 @@ __all__ = [
     "MIN_FAN",
     "HandError",
     "Pattern",
+    "ReadingSet",
     "ScoreResult",
     "WinFlags",
     "WinningHand",
@@ -92,32 +104,52 @@ def _score(hand: WinningHand) -> ScoreResult:
             f"winning hand holds {expected}",
         )
     best: Tally | None = None
+    best_shape: Reading | str = ""
     best_key = (-1, False, -1, -1)
-    for tally in _tallies(hand, melds, counts, fei):
+    for tally, shape in _tallies(hand, melds, counts, fei):
         key = _rank(tally, variant)
         if key > best_key:
-            best, best_key = tally, key
+            best, best_shape, best_key = tally, shape, key
     if best is None:
         return _not_winning(0, (), "the tiles do not form a winning hand")
+    sets = _layout(best_shape, hand, counts, fei)
     cap = FAN_CAP[variant]
     if best.limits:
         order = _LIMIT_ORDER[variant]
         limits = sorted(set(best.limits), key=order.index)
         patterns = tuple(Pattern(limit, cap) for limit in limits)
-        return ScoreResult(True, cap, True, patterns, win_points(variant, cap, True))
+        return ScoreResult(True, cap, True, patterns, win_points(variant, cap, True), None, sets)
     fan = min(best.fan, cap)
     if fan < MIN_FAN[variant]:
         return _not_winning(
-            fan, best.patterns, f"{fan} fan; the {variant} table needs {MIN_FAN[variant]}"
+            fan, best.patterns, f"{fan} fan; the {variant} table needs {MIN_FAN[variant]}", sets
         )
-    return ScoreResult(True, fan, False, best.patterns, win_points(variant, fan, False))
+    return ScoreResult(True, fan, False, best.patterns, win_points(variant, fan, False), None, sets)
 
 
 _score_memo = lru_cache(maxsize=20_000)(_score)
 
 
-def _not_winning(fan: int, patterns: tuple[Pattern, ...], reason: str) -> ScoreResult:
-    return ScoreResult(False, fan, False, patterns, 0, reason)
+def _not_winning(
+    fan: int, patterns: tuple[Pattern, ...], reason: str, sets: tuple[ReadingSet, ...] = ()
+) -> ScoreResult:
+    return ScoreResult(False, fan, False, patterns, 0, reason, sets)
+
+
+_SEVEN_PAIRS = "seven_pairs"
+_THIRTEEN_ORPHANS = "thirteen_orphans"
+
+
+def _layout(
+    shape: Reading | str, hand: WinningHand, counts: tuple[int, ...], fei: int
+) -> tuple[ReadingSet, ...]:
+    """The chosen reading's concealed tiles laid out (built for the best reading only)."""
+    if shape == _SEVEN_PAIRS:
+        return seven_pairs_layout(hand.concealed)
+    if shape == _THIRTEEN_ORPHANS:
+        return thirteen_orphans_layout(hand.concealed)
+    assert isinstance(shape, Reading)
+    return standard_layout(shape, counts, fei, hand.winning_tile)
 
 
 def _rank(tally: Tally, variant: str) -> tuple[int, bool, int, int]:
@@ -129,21 +161,27 @@ def _rank(tally: Tally, variant: str) -> tuple[int, bool, int, int]:
 
 def _tallies(
     hand: WinningHand, melds: tuple[Meld, ...], counts: tuple[int, ...], fei: int
-) -> Iterator[Tally]:
-    """A tally for every reading of the hand."""
+) -> Iterator[tuple[Tally, Reading | str]]:
+    """A tally for every reading of the hand, with the reading (or the special shape's
+    name) it came from."""
     variant = hand.variant
     shown = tuple(meld_read_set(meld) for meld in melds)
     if variant == "hk":
         for reading in hand_readings(counts, fei, shown, hand.winning_tile):
-            yield hk_standard_tally(reading, hand)
+            yield hk_standard_tally(reading, hand), reading
         if not melds and all(count in (0, 2, 4) for count in counts):
-            yield hk_seven_pairs_tally(hand)
+            yield hk_seven_pairs_tally(hand), _SEVEN_PAIRS
         if not melds and is_thirteen_orphans_counts(counts):
-            yield hk_thirteen_orphans_tally(hand)
+            yield hk_thirteen_orphans_tally(hand), _THIRTEEN_ORPHANS
         return
     fixed = kaki3_fixed_tally(hand, melds)
     for reading in kaki3_readings(counts, fei, shown, hand.winning_tile):
         shape = kaki3_shape_tally(reading, hand)
-        yield Tally(
-            shape.patterns + fixed.patterns, shape.limits + fixed.limits, shape.fan + fixed.fan
+        yield (
+            Tally(
+                shape.patterns + fixed.patterns,
+                shape.limits + fixed.limits,
+                shape.fan + fixed.fan,
+            ),
+            reading,
         )

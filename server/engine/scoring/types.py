@@ -50,11 +50,31 @@ class Pattern:
 
 
 @dataclass(frozen=True)
+class ReadingSet:
+    """One group of the best reading's concealed tiles, for showing how the hand was read.
+
+    `kind` is ``"chow"``, ``"pong"``, ``"kong"`` or ``"pair"`` (the eye, and each pair of
+    seven pairs), or ``"orphans"`` (the fourteen tiles of thirteen orphans). `tiles` are as
+    held (a Fei written ``"j"``); `stands_for` are the tiles they count as, Fei resolved.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    stands_for: tuple[Tile, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The set as it appears in a result's ``"sets"`` list."""
+        return {"kind": self.kind, "tiles": list(self.tiles), "stands_for": list(self.stands_for)}
+
+
+@dataclass(frozen=True)
 class ScoreResult:
     """The best reading of a hand.
 
     `fan` is after the table's cap. `valid` is false when there is no complete shape or the
     fan falls short of the minimum; then `reason` says which and `points` is 0.
+    `sets` lays out the best reading's concealed tiles (empty when there is no complete
+    shape); shown sets and concealed kongs are the hand's melds and are not repeated.
     """
 
     valid: bool
@@ -63,9 +83,10 @@ class ScoreResult:
     patterns: tuple[Pattern, ...]
     points: int
     reason: str | None = None
+    sets: tuple[ReadingSet, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACTS.md §1 output object."""
+        """The CONTRACTS.md §1 output object, plus the extra key ``"sets"``."""
         obj: dict[str, Any] = {
             "valid": self.valid,
             "fan": self.fan,
@@ -75,4 +96,5 @@ class ScoreResult:
         }
         if self.reason is not None:
             obj["reason"] = self.reason
+        obj["sets"] = [reading_set.to_json() for reading_set in self.sets]
         return obj

@@ -45,7 +45,10 @@ def run_in_process(monkeypatch, capsys, stdin: str) -> tuple[int, str, str]:
 def test_contract_example(monkeypatch, capsys):
     status, out, err = run_in_process(monkeypatch, capsys, json.dumps(CONTRACT_EXAMPLE))
     assert status == 0 and err == ""
-    assert json.loads(out) == CONTRACT_OUTPUT
+    result = json.loads(out)
+    # CONTRACTS.md §1 output may gain fields: "sets" lays out the best reading.
+    assert {key: value for key, value in result.items() if key != "sets"} == CONTRACT_OUTPUT
+    assert [group["kind"] for group in result["sets"]] == ["chow", "chow", "pong", "pong", "pair"]
 
 
 def test_kaki3_with_fei_in_shown_sets(monkeypatch, capsys):
@@ -162,7 +165,9 @@ def _command(stdin: str) -> subprocess.CompletedProcess[str]:
 def test_command_prints_the_contract_example():
     completed = _command(json.dumps(CONTRACT_EXAMPLE))
     assert completed.returncode == 0, completed.stderr
-    assert json.loads(completed.stdout) == CONTRACT_OUTPUT
+    result = json.loads(completed.stdout)
+    assert {key: value for key, value in result.items() if key != "sets"} == CONTRACT_OUTPUT
+    assert result["sets"][-1] == {"kind": "pair", "tiles": ["9s", "9s"], "stands_for": ["9s", "9s"]}
 
 
 @pytest.mark.parametrize("stdin", [BAD_INPUTS[0][0], BAD_INPUTS[3][0], BAD_INPUTS[8][0]])
