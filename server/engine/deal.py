@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from server.engine.actions import CHOW, PASS, TIMEOUT, Action
+from server.engine.actions import CHOW, KONG, PASS, TIMEOUT, Action
 from server.engine.claims import decide, undecided_seats
 from server.engine.deal_end import finish_without_winner
 from server.engine.deal_state import (
@@ -133,6 +133,19 @@ def _check_decision(state: DealState, action: Action) -> None:
     """Raise unless `action` is one of the choices its seat has in the open window."""
     seat = action.seat
     assert seat is not None
+    # A chow out of turn is refused for what it is, even from a seat with nothing to decide.
+    if (
+        action.type == CHOW
+        and state.phase == CLAIM_PHASE
+        and state.last_discard is not None
+        and seat not in (state.last_discard[0], state.variant.next_seat(state.last_discard[0]))
+    ):
+        discarder = state.last_discard[0]
+        raise IllegalActionError(
+            f"{seat} cannot chow from {discarder}, only from the player before", "chow_not_next"
+        )
+    if action.type == KONG and state.wall_remaining <= 0:
+        raise IllegalActionError("no kong: no replacement tile is left to draw", "no_replacement")
     if seat not in state.options or seat in state.decisions:
         waiting = ", ".join(undecided_seats(state)) or "nobody"
         raise IllegalActionError(
@@ -144,10 +157,6 @@ def _check_decision(state: DealState, action: Action) -> None:
     if state.phase == CLAIM_PHASE and state.last_discard is not None:
         discarder, tile = state.last_discard
         what = f"{tile} from {discarder}"
-        if action.type == CHOW and seat != state.variant.next_seat(discarder):
-            raise IllegalActionError(
-                f"{seat} cannot chow from {discarder}, only from the player before", "chow_not_next"
-            )
     if action.type == PASS:
         raise IllegalActionError(f"{seat} cannot pass now", "illegal_claim")
     tiles = f" with {format_tiles(action.tiles)}" if action.tiles else ""

@@ -208,15 +208,16 @@ def _check_discard(state: DealState, tile: Tile | None) -> None:
 
 
 def _check_kong(state: DealState, tile: Tile | None, allowed: list[Tile], needs: str) -> None:
-    if tile in allowed:
-        return
     seat = state.turn
     if not state.drew_this_turn:
         raise IllegalActionError(
             f"{seat} cannot declare a kong straight after a claim", "kong_after_claim"
         )
+    # Checked before the tiles: four of a kind in hand is no kong without a replacement.
     if state.wall_remaining <= 0:
         raise IllegalActionError("no kong: no replacement tile is left to draw", "no_replacement")
+    if tile in allowed:
+        return
     raise IllegalActionError(f"{seat} cannot kong {tile}: that needs {needs}", "cannot_kong")
 
 

@@ -230,3 +230,13 @@ def test_illegal_actions_leave_the_state_alone(fixed):
             apply(state, action)
         assert error.value.code == code
     assert state == before
+
+
+def test_chow_out_of_turn_is_named_even_from_a_seat_with_nothing_to_decide(fixed):
+    hands = dict(PRIORITY_HANDS, N="11m 33m 77m 55p 44s 46z 5z")
+    state = fixed.play(fixed.deal("hk", hands), "E", "discard", tile="5m")
+    assert "N" not in pending_seats(state)
+    with pytest.raises(IllegalActionError) as error:
+        apply(state, Action("chow", "N", tiles=("4m", "6m")))
+    assert error.value.code == "chow_not_next"
+    assert str(error.value) == "N cannot chow from E, only from the player before"

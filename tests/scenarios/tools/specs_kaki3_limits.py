@@ -194,10 +194,6 @@ SPECS = [
             "E concealed_kong 7z",
         ],
         "expect_error": "action 22: no kong",
-        "xfail": (
-            "engine: with 7 tiles left a concealed kong is still legal; it is paid (2 from each) and the "
-            "deal then ends drawn for want of a replacement, instead of the kong being refused"
-        ),
     },
     {
         "name": "kaki3_timeout_next_dealer_is_last_to_draw",

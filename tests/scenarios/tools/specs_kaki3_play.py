@@ -178,10 +178,6 @@ SPECS = [
         "back": SOUTH_BACK,
         "actions": ["E discard 1z", "S discard 4z", "W discard 3p", "S chow 12p"],
         "expect_error": "action 3: S cannot chow from W",
-        "xfail": (
-            "engine: a chow by a seat that is not next after the discarder is refused as 'S has no "
-            "decision to make now (waiting for E)' instead of saying it may chow only from the player before"
-        ),
     },
     {
         "name": "kaki3_swap_then_added_kong",
