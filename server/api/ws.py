@@ -78,23 +78,29 @@ class SocketConnection:
 
 
 class RateLimit:
-    """A token bucket: `RATE_BURST` messages at once, refilled at `RATE_PER_SECOND`."""
+    """A token bucket: `RATE_BURST` messages at once, refilled at `RATE_PER_SECOND`.
+
+    `flood` counts refused messages and drains at the same rate, so a client that keeps
+    sending much faster than allowed piles it up and is closed, while one that overshoots
+    briefly (or only slightly) just gets `rate_limited` errors.
+    """
 
     def __init__(self) -> None:
         self.tokens = float(RATE_BURST)
+        self.flood = 0.0
         self.updated = time.monotonic()
-        self.refused_in_a_row = 0
 
     def allow(self) -> bool:
         """Take one message from the bucket, if there is one."""
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.updated) * RATE_PER_SECOND)
+        elapsed = now - self.updated
+        self.tokens = min(RATE_BURST, self.tokens + elapsed * RATE_PER_SECOND)
+        self.flood = max(0.0, self.flood - elapsed * RATE_PER_SECOND)
         self.updated = now
         if self.tokens >= 1:
             self.tokens -= 1
-            self.refused_in_a_row = 0
             return True
-        self.refused_in_a_row += 1
+        self.flood += 1
         return False
 
 
@@ -159,7 +165,7 @@ async def _read_loop(
         if frame["type"] == "websocket.disconnect":
             return
         if not rate.allow():
-            if rate.refused_in_a_row >= FLOOD_CLOSE_AFTER:
+            if rate.flood >= FLOOD_CLOSE_AFTER:
                 connection.close(CLOSE_FLOOD, "too many messages")
                 return
             connection.push(error_message("rate_limited", "too many messages; slow down"))
