@@ -10,7 +10,7 @@ from server.engine.deal_state import ENDED, DealState, Event, Payment
 from server.engine.hand import is_complete
 from server.engine.scoring import score_hand
 from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
-from server.engine.scoring.types import ScoreResult, WinFlags, WinningHand
+from server.engine.scoring.types import ReadingSet, ScoreResult, WinFlags, WinningHand
 from server.engine.settlement import (
     Win,
     extra_fei_payments,
@@ -19,7 +19,7 @@ from server.engine.settlement import (
     net_scores,
     square_up_payments,
 )
-from server.engine.tiles import DRAGONS, Tile, sorted_tiles
+from server.engine.tiles import DRAGONS, FEI, Tile, sorted_tiles
 
 
 def score_win(
@@ -188,10 +188,28 @@ def _winner_json(winner: Winner) -> dict[str, Any]:
         "patterns": [{"id": pattern.id, "fan": pattern.fan} for pattern in winner.score.patterns],
         "hand": {
             "concealed": sorted_tiles(hand.concealed),
+            "sets": [_set_json(reading_set) for reading_set in winner.score.sets],
             "melds": [meld.to_json() for meld in hand.melds],
             "bonus": list(hand.bonus),
             "winning_tile": hand.winning_tile,
             "self_drawn": hand.flags.self_drawn,
             "from": winner.shooter,
         },
+    }
+
+
+def _set_json(reading_set: ReadingSet) -> dict[str, Any]:
+    """One concealed set of the winning reading, shaped like a shown meld's JSON.
+
+    `fei_as` is what a Fei in the set stands for (a set's Fei all stand for one tile: a
+    chow holds at most one, a pong's or pair's stand for its own tile), else None.
+    """
+    real = list(reading_set.stands_for)
+    for tile in reading_set.tiles:
+        if tile != FEI:
+            real.remove(tile)
+    return {
+        "kind": reading_set.kind,
+        "tiles": list(reading_set.tiles),
+        "fei_as": real[0] if real else None,
     }
