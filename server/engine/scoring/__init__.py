@@ -84,12 +84,11 @@ def score_hand(hand: WinningHand) -> ScoreResult:
     """
     # Bots score the same candidate hands again and again; hands and results are frozen,
     # so results are memoised. A hand built with lists instead of tuples cannot be a memo
-    # key and is scored directly.
+    # key (the memo raises TypeError before scoring) and is scored directly.
     try:
-        hash(hand)
+        return _score_memo(hand)
     except TypeError:
         return _score(hand)
-    return _score_memo(hand)
 
 
 def _score(hand: WinningHand) -> ScoreResult:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from server.engine.hand_counts import hand_counts
-from server.engine.melds import KONG
+from server.engine.melds import CHOW, KONG
 from server.engine.scoring.readings import Reading
 from server.engine.scoring.shape import Tally, shape_facts
 from server.engine.scoring.types import Pattern, WinningHand
@@ -111,7 +111,7 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
 def _four_concealed_pungs(reading: Reading, hand: WinningHand) -> bool:
     # Concealed pungs in hand or concealed kongs; a pung the winning discard completes is
     # not concealed, so a discard win (a robbed kong too) must complete the pair.
-    if not all(s.is_pong_or_kong and s.concealed for s in reading.sets):
+    if not all(s.kind != CHOW and s.concealed for s in reading.sets):
         return False
     return _is_self_drawn(hand) or reading.win_in_eye
 

@@ -1,16 +1,18 @@
 """The best reading's concealed tiles laid out as sets, for the deal result and the score CLI.
 
 Scoring compares readings that keep only what the fan tables look at (pong tiles, chow
-suits, the eye), so the chosen reading does not say which chows or where the Fei sit.
-Here the full decompositions of the concealed tiles (`hand.decompositions_of_counts`) are
-searched once, for the winner only, for one that reads the same.
+suits, the eye), so the chosen reading does not say which chows it holds or where its Fei
+sit. Here that is worked out once, for the winner only: take the eye and the pongs out
+(trying how many Fei each pong holds), and read what is left as chows of the right suits.
+That small search is much cheaper than listing every decomposition of a Fei hand.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 
-from server.engine.hand import Decomposition, HandSet, decompositions_of_counts
+from server.engine.hand_counts import KIND_INDEX, PLAYABLE_KINDS
 from server.engine.melds import CHOW, PONG
 from server.engine.scoring.readings import Reading
 from server.engine.scoring.types import ReadingSet
@@ -19,44 +21,114 @@ from server.engine.tiles import FEI, Tile, sort_key
 PAIR = "pair"
 ORPHANS = "orphans"
 
+_HONOUR_START = 27
+
 
 def standard_layout(
     reading: Reading, counts: tuple[int, ...], fei: int, winning_tile: Tile
 ) -> tuple[ReadingSet, ...]:
-    """The concealed sets and eye of `reading` (four-sets-and-an-eye shape), as held."""
+    """The concealed sets and eye of `reading` (four-sets-and-an-eye shape), as held.
+
+    Empty only if the reading does not fit the tiles, which scoring never produces.
+    """
+    eye, eye_fei = reading.eye, reading.eye_fei
+    rest = list(counts)
+    if eye_fei < 2:
+        rest[KIND_INDEX[eye]] -= 2 - eye_fei
     in_hand = [s for s in reading.sets if s.in_hand]
-    pongs = Counter(s.tile for s in in_hand if s.kind != CHOW)
+    pongs = [s.tile for s in in_hand if s.kind != CHOW]
     chow_suits = Counter(s.tile[-1] for s in in_hand if s.kind == CHOW)
-    # A Fei that wins by finishing a pong only counts so when the pong holds a Fei.
-    want_fei_pong = winning_tile == FEI and reading.win_in_hand_pong and not reading.win_in_eye
-    fallback: Decomposition | None = None
-    for decomposition in decompositions_of_counts(counts, fei):
-        if (
-            decomposition.eye_fei != reading.eye_fei
-            or (reading.eye_fei < 2 and decomposition.eye != reading.eye)
-            or Counter(s.base_tile for s in decomposition.sets if s.kind == PONG) != pongs
-            or Counter(s.base_tile[-1] for s in decomposition.sets if s.kind == CHOW) != chow_suits
-        ):
+    # A Fei that wins by finishing a pong only counts so when the pong holds a Fei: try
+    # such placements first.
+    fei_pong_first = winning_tile == FEI and reading.win_in_hand_pong and not reading.win_in_eye
+    eye_set = ReadingSet(PAIR, (eye,) * (2 - eye_fei) + (FEI,) * eye_fei, (eye, eye))
+    if fei == 0:
+        # Without Fei the eye and pongs leave exactly one way to read the chows.
+        plain = _plain_sets(rest, pongs)
+        return () if plain is None else (*plain, eye_set)
+    fei_left = fei - eye_fei
+    choices: list[tuple[int, ...]] = [(0,) * len(pongs)]
+    if fei_left:
+        choices = sorted(
+            product(range(3), repeat=len(pongs)),
+            key=lambda fei_in: (not any(fei_in)) == fei_pong_first,
+        )
+    for fei_in_pongs in choices:
+        chows = _chows_after_pongs(rest, fei_left, pongs, fei_in_pongs)
+        if chows is None or Counter(c.stands_for[0][-1] for c in chows) != chow_suits:
             continue
-        fei_pong = any(s.kind == PONG and s.fei_count for s in decomposition.sets)
-        if fei_pong == want_fei_pong:
-            return _laid_out(decomposition, reading.eye)
-        fallback = fallback or decomposition
-    return () if fallback is None else _laid_out(fallback, reading.eye)
+        pong_sets = [
+            ReadingSet(PONG, (tile,) * (3 - in_pong) + (FEI,) * in_pong, (tile,) * 3)
+            for tile, in_pong in zip(pongs, fei_in_pongs, strict=True)
+        ]
+        ordered = sorted([*pong_sets, *chows], key=lambda s: (sort_key(s.stands_for[0]), s.kind))
+        return (*ordered, eye_set)
+    return ()
 
 
-def _laid_out(decomposition: Decomposition, eye: Tile) -> tuple[ReadingSet, ...]:
-    sets = tuple(_held(hand_set) for hand_set in decomposition.sets)
-    eye_tiles = (eye,) * (2 - decomposition.eye_fei) + (FEI,) * decomposition.eye_fei
-    return (*sets, ReadingSet(PAIR, eye_tiles, (eye, eye)))
+def _chows_after_pongs(
+    rest: list[int], fei: int, pongs: list[Tile], fei_in_pongs: tuple[int, ...]
+) -> list[ReadingSet] | None:
+    left = list(rest)
+    for tile, in_pong in zip(pongs, fei_in_pongs, strict=True):
+        left[KIND_INDEX[tile]] -= 3 - in_pong
+        fei -= in_pong
+    if fei < 0 or min(left) < 0:
+        return None
+    return _chows(left, fei)
 
 
-def _held(hand_set: HandSet) -> ReadingSet:
-    held = tuple(
-        FEI if position in hand_set.fei_positions else tile
-        for position, tile in enumerate(hand_set.tiles)
-    )
-    return ReadingSet(hand_set.kind, held, hand_set.tiles)
+def _plain_sets(rest: list[int], pongs: list[Tile]) -> list[ReadingSet] | None:
+    """Fei-free tiles (eye taken out) read as `pongs` and chows, in tile order.
+
+    Once the pongs are out, the lowest tile left must start a chow, so there is one way.
+    """
+    pong_counts = Counter(KIND_INDEX[tile] for tile in pongs)
+    sets: list[ReadingSet] = []
+    for index, tile in enumerate(PLAYABLE_KINDS):
+        if index in pong_counts:
+            rest[index] -= 3 * pong_counts[index]
+            sets += [ReadingSet(PONG, (tile,) * 3, (tile,) * 3)] * pong_counts[index]
+        count = rest[index]
+        if not count:
+            continue
+        if count < 0 or index >= _HONOUR_START or index % 9 > 6:
+            return None
+        if rest[index + 1] < count or rest[index + 2] < count:
+            return None
+        rest[index + 1] -= count
+        rest[index + 2] -= count
+        tiles = (tile, PLAYABLE_KINDS[index + 1], PLAYABLE_KINDS[index + 2])
+        sets += [ReadingSet(CHOW, tiles, tiles)] * count
+    return sets
+
+
+def _chows(left: list[int], fei: int) -> list[ReadingSet] | None:
+    """`left` read as chows only, each holding at most one of the `fei` Fei, or None."""
+    lowest = next((index for index, count in enumerate(left) if count), -1)
+    if lowest < 0:
+        return [] if fei == 0 else None
+    rank = lowest % 9  # 0-based rank within its suit
+    if lowest >= _HONOUR_START:
+        return None
+    # The lowest tile starts its chow, or (with a Fei below it) is its middle tile.
+    for first, fei_at in ((rank, None), (rank, 1), (rank, 2), (rank - 1, 0)):
+        if first < 0 or first > 6 or (fei_at is not None and fei == 0):
+            continue
+        base = lowest - (rank - first)
+        uses = [base + position for position in range(3) if position != fei_at]
+        if any(left[index] == 0 for index in uses):
+            continue
+        for index in uses:
+            left[index] -= 1
+        tail = _chows(left, fei - (fei_at is not None))
+        for index in uses:
+            left[index] += 1
+        if tail is not None:
+            tiles = tuple(PLAYABLE_KINDS[base + position] for position in range(3))
+            held = tuple(FEI if position == fei_at else tile for position, tile in enumerate(tiles))
+            return [ReadingSet(CHOW, held, tiles), *tail]
+    return None
 
 
 def seven_pairs_layout(concealed: tuple[Tile, ...]) -> tuple[ReadingSet, ...]:
