@@ -22,7 +22,6 @@ from server.engine.deal_filters import could_complete_with
 from server.engine.deal_state import CLAIM_PHASE, DISCARD_PHASE, ROB_PHASE, DealState, Event
 from server.engine.draws import draw, pay
 from server.engine.melds import Meld
-from server.engine.scoring.types import WinFlags
 from server.engine.settlement import ADDED, CONCEALED, EXPOSED, kong_payments
 from server.engine.tiles import DRAGONS, FEI, Tile, is_suited, rank, sorted_tiles, suit
 
@@ -39,14 +38,19 @@ def claim_rank(action: Action) -> int:
 
 
 def claim_options(
-    state: DealState, seat: str, discarder: str, tile: Tile, flags: WinFlags
+    state: DealState, seat: str, discarder: str, tile: Tile, may_win: bool | None = None
 ) -> list[Action]:
-    """Every distinct claim `seat` may make on `tile` thrown by `discarder` (no pass)."""
+    """Every distinct claim `seat` may make on `tile` thrown by `discarder` (no pass).
+
+    `may_win` is the caller's `could_complete_with` answer for this hand, if it has one.
+    """
     player = state.players[seat]
     hand = player.hand
     options: list[Action] = []
-    if could_complete_with(tuple(hand), tile) and score_win(
-        state, seat, [*hand, tile], tile, flags
+    if may_win is None:
+        may_win = could_complete_with(tuple(hand), tile)
+    if may_win and score_win(
+        state, seat, [*hand, tile], tile, discard_flags(state, discarder, robbing=False)
     ):
         options.append(claim_action(WIN, seat, None, None))
     real = hand.count(tile)
@@ -103,22 +107,16 @@ def open_claim_window(state: DealState, discarder: str, tile: Tile, events: list
     """Offer the discard to every seat that can claim it, or move on to the next draw."""
     options: dict[str, tuple[Action, ...]] = {}
     if tile != FEI:
-        flags = None
         chow_seat = state.variant.next_seat(discarder) if tile in _RUNS_THROUGH else None
         for seat in state.seats:
             if seat == discarder:
                 continue
             hand = state.players[seat].hand
+            may_win = could_complete_with(tuple(hand), tile)
             # The usual case, cheaply: not a tile this hand holds, no chow, no win.
-            if (
-                tile not in hand
-                and seat != chow_seat
-                and not could_complete_with(tuple(hand), tile)
-            ):
+            if tile not in hand and seat != chow_seat and not may_win:
                 continue
-            if flags is None:
-                flags = discard_flags(state, discarder, robbing=False)
-            choices = claim_options(state, seat, discarder, tile, flags)
+            choices = claim_options(state, seat, discarder, tile, may_win)
             if choices:
                 options[seat] = (*choices, claim_action(PASS, seat, None, None))
     if not options:

@@ -34,6 +34,12 @@ _NEAR: dict[Tile, frozenset[int]] = {
     tile: frozenset(code + step for step in (-2, -1, 0, 1, 2)) for tile, code in _CODE.items()
 }
 
+# The codes within two ranks of each code, itself excluded, and the orphans' codes.
+_AROUND: dict[int, frozenset[int]] = {
+    code: frozenset(code + step for step in (-2, -1, 1, 2)) for code in _CODE.values()
+}
+_ORPHAN_CODES = frozenset(_CODE[tile] for tile in _ORPHANS)
+
 
 @dataclass(frozen=True)
 class HandProfile:
@@ -43,23 +49,23 @@ class HandProfile:
     held: frozenset[int]  # codes of every tile held
     fei: int
     orphans_only: bool  # only terminals and honours (thirteen orphans territory)
+    # No added tile can make it complete: one tile lies within two ranks of at most two
+    # isolated tiles (isolated tiles are more than two apart), so more than two isolated
+    # tiles beyond the Fei are past rescue.
+    hopeless: bool
 
 
 def profile(concealed: Sequence[Tile]) -> HandProfile:
     """The isolated tiles, held tiles and Fei of a hand."""
-    codes = sorted([_CODE[tile] for tile in concealed if tile != FEI])
-    last = len(codes) - 1
-    isolated = []
-    for index, code in enumerate(codes):
-        if index > 0 and code - codes[index - 1] <= 2:
-            continue
-        if index < last and codes[index + 1] - code <= 2:
-            continue
-        isolated.append(code)
-    orphans_only = all(tile in _ORPHANS for tile in concealed if tile != FEI)
-    return HandProfile(
-        frozenset(isolated), frozenset(codes), len(concealed) - len(codes), orphans_only
-    )
+    codes = [_CODE[tile] for tile in concealed if tile != FEI]
+    held = frozenset(codes)
+    # A tile held twice or more is never isolated; most hands hold each kind once or so.
+    singles = held if len(held) == len(codes) else [c for c in held if codes.count(c) == 1]
+    isolated = frozenset(code for code in singles if _AROUND[code].isdisjoint(held))
+    orphans_only = held <= _ORPHAN_CODES
+    fei = len(concealed) - len(codes)
+    hopeless = len(isolated) - fei > 2 and not orphans_only
+    return HandProfile(isolated, held, fei, orphans_only, hopeless)
 
 
 def could_be_complete(concealed: Sequence[Tile]) -> bool:
@@ -80,6 +86,8 @@ def could_complete_with(hand: tuple[Tile, ...], tile: Tile) -> bool:
     included) and is itself isolated when nothing held lies within two ranks of it.
     """
     known = _cached_profile(hand)
+    if known.hopeless:
+        return False
     if tile == FEI:
         return len(known.isolated) <= known.fei + 1 or known.orphans_only
     near = _NEAR[tile]

@@ -7,8 +7,6 @@ may not be a tile of the set just shown (3 Kaki; see docs/rules.md).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from server.engine.actions import (
     ADDED_KONG,
     CONCEALED_KONG,
@@ -31,7 +29,7 @@ from server.engine.draws import draw, lay_out_bonus
 from server.engine.errors import IllegalActionError
 from server.engine.melds import Meld
 from server.engine.scoring.types import ScoreResult, WinningHand
-from server.engine.tiles import FEI, Tile
+from server.engine.tiles import ALL_TILE_KINDS, FEI, SEATS, Tile
 
 
 def self_win(state: DealState) -> tuple[ScoreResult, WinningHand] | None:
@@ -133,14 +131,15 @@ def turn_actions(state: DealState) -> list[Action]:
         actions += [Action(SWAP, seat, tile=t) for t in _swap_tiles(state)]
         if _may_sink(state):
             actions.append(Action(SINK, seat))
-    actions += [_discard_action(seat, t) for t in throwable_tiles(state)]
+    discards = _DISCARD_ACTIONS[seat]
+    actions += [discards[tile] for tile in throwable_tiles(state)]
     return actions
 
 
-@lru_cache(maxsize=512)
-def _discard_action(seat: str, tile: Tile) -> Action:
-    """Discard actions are listed on every turn; `Action` is immutable, so share them."""
-    return Action(DISCARD, seat, tile=tile)
+# Discard actions are listed on every turn; `Action` is immutable, so they are made once.
+_DISCARD_ACTIONS: dict[str, dict[Tile, Action]] = {
+    seat: {tile: Action(DISCARD, seat, tile=tile) for tile in ALL_TILE_KINDS} for seat in SEATS
+}
 
 
 def apply_turn_action(state: DealState, action: Action, events: list[Event]) -> None:
