@@ -15,8 +15,8 @@ own draw before it changes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from server.engine.tiles import FEI, Tile, is_honour, is_terminal
 
@@ -41,9 +41,8 @@ _AROUND: dict[int, frozenset[int]] = {
 _ORPHAN_CODES = frozenset(_CODE[tile] for tile in _ORPHANS)
 
 
-@dataclass(frozen=True)
-class HandProfile:
-    """What the filters need to know of a hand."""
+class HandProfile(NamedTuple):
+    """What the filters need to know of a hand (a named tuple: one is made per new hand)."""
 
     isolated: frozenset[int]  # codes of the isolated tiles
     held: frozenset[int]  # codes of every tile held
@@ -61,7 +60,7 @@ def profile(concealed: Sequence[Tile]) -> HandProfile:
     held = frozenset(codes)
     # A tile held twice or more is never isolated; most hands hold each kind once or so.
     singles = held if len(held) == len(codes) else [c for c in held if codes.count(c) == 1]
-    isolated = frozenset(code for code in singles if _AROUND[code].isdisjoint(held))
+    isolated = frozenset([code for code in singles if _AROUND[code].isdisjoint(held)])
     orphans_only = held <= _ORPHAN_CODES
     fei = len(concealed) - len(codes)
     hopeless = len(isolated) - fei > 2 and not orphans_only
