@@ -9,8 +9,7 @@ That small search is much cheaper than listing every decomposition of a Fei hand
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import product
+from functools import lru_cache
 
 from server.engine.hand_counts import KIND_INDEX, PLAYABLE_KINDS
 from server.engine.melds import CHOW, PONG
@@ -37,7 +36,6 @@ def standard_layout(
         rest[KIND_INDEX[eye]] -= 2 - eye_fei
     in_hand = [s for s in reading.sets if s.in_hand]
     pongs = [s.tile for s in in_hand if s.kind != CHOW]
-    chow_suits = Counter(s.tile[-1] for s in in_hand if s.kind == CHOW)
     # A Fei that wins by finishing a pong only counts so when the pong holds a Fei: try
     # such placements first.
     fei_pong_first = winning_tile == FEI and reading.win_in_hand_pong and not reading.win_in_eye
@@ -46,16 +44,14 @@ def standard_layout(
         # Without Fei the eye and pongs leave exactly one way to read the chows.
         plain = _plain_sets(rest, pongs)
         return () if plain is None else (*plain, eye_set)
+    # Fei exist only at 3 Kaki, where every chow is a Tong chow: any chows read from what
+    # the eye and pongs leave have the reading's chow suits.
     fei_left = fei - eye_fei
-    choices: list[tuple[int, ...]] = [(0,) * len(pongs)]
-    if fei_left:
-        choices = sorted(
-            product(range(3), repeat=len(pongs)),
-            key=lambda fei_in: (not any(fei_in)) == fei_pong_first,
-        )
+    choices = _pong_fei_choices(rest, pongs, fei_left)
+    choices.sort(key=lambda fei_in: (not any(fei_in)) == fei_pong_first)
     for fei_in_pongs in choices:
         chows = _chows_after_pongs(rest, fei_left, pongs, fei_in_pongs)
-        if chows is None or Counter(c.stands_for[0][-1] for c in chows) != chow_suits:
+        if chows is None:
             continue
         pong_sets = [
             ReadingSet(PONG, (tile,) * (3 - in_pong) + (FEI,) * in_pong, (tile,) * 3)
@@ -64,6 +60,24 @@ def standard_layout(
         ordered = sorted([*pong_sets, *chows], key=lambda s: (sort_key(s.stands_for[0]), s.kind))
         return (*ordered, eye_set)
     return ()
+
+
+def _pong_fei_choices(rest: list[int], pongs: list[Tile], fei: int) -> list[tuple[int, ...]]:
+    """How many Fei each pong may hold (0 to 2, a real tile always kept), within `fei`."""
+    if not pongs:
+        return [()]
+    tile, others = pongs[0], pongs[1:]
+    index = KIND_INDEX[tile]
+    held = rest[index]
+    choices: list[tuple[int, ...]] = []
+    for in_pong in range(min(2, fei) + 1):
+        real = 3 - in_pong
+        if real > held:
+            continue
+        rest[index] -= real
+        choices += [(in_pong, *tail) for tail in _pong_fei_choices(rest, others, fei - in_pong)]
+        rest[index] += real
+    return choices
 
 
 def _chows_after_pongs(
@@ -78,29 +92,46 @@ def _chows_after_pongs(
     return _chows(left, fei)
 
 
-def _plain_sets(rest: list[int], pongs: list[Tile]) -> list[ReadingSet] | None:
-    """Fei-free tiles (eye taken out) read as `pongs` and chows, in tile order.
+def _plain_sets(rest: list[int], pongs: list[Tile]) -> tuple[ReadingSet, ...] | None:
+    """Fei-free tiles (eye taken out) read as `pongs` and chows, in tile order."""
+    for tile in pongs:
+        rest[KIND_INDEX[tile]] -= 3
+    if any(rest[_HONOUR_START:]):
+        return None
+    sets = [ReadingSet(PONG, (tile,) * 3, (tile,) * 3) for tile in pongs]
+    for suit_start in (0, 9, 18):
+        block = tuple(rest[suit_start : suit_start + 9])
+        if any(block):
+            chows = _suit_chows(block, suit_start)
+            if chows is None:
+                return None
+            sets += chows
+    return tuple(sorted(sets, key=_tile_order))
 
-    Once the pongs are out, the lowest tile left must start a chow, so there is one way.
+
+def _tile_order(reading_set: ReadingSet) -> tuple[int, str]:
+    return KIND_INDEX[reading_set.stands_for[0]], reading_set.kind
+
+
+@lru_cache(maxsize=20_000)
+def _suit_chows(block: tuple[int, ...], suit_start: int) -> tuple[ReadingSet, ...] | None:
+    """One suit's nine counts read as chows of real tiles, or None.
+
+    The lowest tile must start a chow, so there is at most one way. Memoised per suit
+    (like `readings._suit_shares`): the same suit shapes recur from hand to hand.
     """
-    pong_counts = Counter(KIND_INDEX[tile] for tile in pongs)
-    sets: list[ReadingSet] = []
-    for index, tile in enumerate(PLAYABLE_KINDS):
-        if index in pong_counts:
-            rest[index] -= 3 * pong_counts[index]
-            sets += [ReadingSet(PONG, (tile,) * 3, (tile,) * 3)] * pong_counts[index]
-        count = rest[index]
+    rest = list(block)
+    chows: list[ReadingSet] = []
+    for rank, count in enumerate(rest):
         if not count:
             continue
-        if count < 0 or index >= _HONOUR_START or index % 9 > 6:
+        if count < 0 or rank > 6 or rest[rank + 1] < count or rest[rank + 2] < count:
             return None
-        if rest[index + 1] < count or rest[index + 2] < count:
-            return None
-        rest[index + 1] -= count
-        rest[index + 2] -= count
-        tiles = (tile, PLAYABLE_KINDS[index + 1], PLAYABLE_KINDS[index + 2])
-        sets += [ReadingSet(CHOW, tiles, tiles)] * count
-    return sets
+        rest[rank + 1] -= count
+        rest[rank + 2] -= count
+        tiles = tuple(PLAYABLE_KINDS[suit_start + rank + step] for step in range(3))
+        chows += [ReadingSet(CHOW, tiles, tiles)] * count
+    return tuple(chows)
 
 
 def _chows(left: list[int], fei: int) -> list[ReadingSet] | None:

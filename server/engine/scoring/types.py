@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from server.engine.melds import Meld
 from server.engine.tiles import Tile
@@ -49,8 +49,7 @@ class Pattern:
     fan: int
 
 
-@dataclass(frozen=True)
-class ReadingSet:
+class ReadingSet(NamedTuple):
     """One group of the best reading's concealed tiles, for showing how the hand was read.
 
     `kind` is ``"chow"``, ``"pong"``, ``"kong"`` or ``"pair"`` (the eye, and each pair of
