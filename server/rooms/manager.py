@@ -20,6 +20,19 @@ from server.store import Store, hash_token
 log = logging.getLogger(__name__)
 
 
+def rotation_after(settings: RoomSettings, finished_deals: list[Any]) -> GameProgress:
+    """The game's position after `finished_deals` (in play order), rebuilt from their results.
+
+    Each finished deal's stored result names the next dealer's seat and its row the seat ->
+    player map, which is all the rotation needs: replaying them gives the next dealer, the
+    dealer passes (Hong Kong's round wind) and the deals played.
+    """
+    progress = GameProgress(variant=settings.variant, rounds=settings.rounds)
+    for finished in finished_deals:
+        progress.finish_deal(finished.seat_players, finished.next_dealer or "E")
+    return progress
+
+
 class RoomNotFoundError(LookupError):
     """No open room has this id."""
 
@@ -156,10 +169,10 @@ class RoomManager:
         }
         open_deal = record.open_deal
         if open_deal is None:
-            actor.progress.deals_played = int(record.deals_played)
+            actor.progress = rotation_after(settings, record.finished_deals)
             if record.status == "playing" and len(actor.players) == len(settings.seats):
-                # Between deals when the server stopped: start the next one. The dealer of the
-                # finished deal is not kept, so the rotation restarts from player 0 (documented).
+                # Between deals when the server stopped: start the next one, dealt by the
+                # player the last result named, in the round wind the finished deals reached.
                 actor.status = "playing"
                 actor.queue.put_nowait(cmd.Resume())
             return

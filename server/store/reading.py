@@ -13,7 +13,13 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from server.store.records import ActionRecord, DealRecord, PlayerRecord, RoomRecord
+from server.store.records import (
+    ActionRecord,
+    DealRecord,
+    FinishedDealRecord,
+    PlayerRecord,
+    RoomRecord,
+)
 from server.store.schema import deal_actions, deals, room_players, rooms
 
 CLOSED_STATUSES = ("finished", "closed")
@@ -50,6 +56,20 @@ async def open_rooms(conn: AsyncConnection) -> list[RoomRecord]:
         ).all()
     )
 
+    finished: dict[str, list[FinishedDealRecord]] = defaultdict(list)
+    for row in await conn.execute(
+        select(deals.c.room_id, deals.c.deal_no, deals.c.seat_players, deals.c.result)
+        .where(deals.c.room_id.in_(room_ids), deals.c.ended_at.is_not(None))
+        .order_by(deals.c.room_id, deals.c.game_no, deals.c.deal_no)
+    ):
+        finished[row.room_id].append(
+            FinishedDealRecord(
+                deal_no=row.deal_no,
+                seat_players={seat: int(index) for seat, index in row.seat_players.items()},
+                next_dealer=(row.result or {}).get("next_dealer"),
+            )
+        )
+
     # At most one deal per room is unfinished; should a crash ever leave two, the latest
     # one is the one being played.
     open_deals: dict[str, Any] = {}
@@ -85,6 +105,7 @@ async def open_rooms(conn: AsyncConnection) -> list[RoomRecord]:
                 if room.room_id in open_deals
                 else None
             ),
+            finished_deals=finished[room.room_id],
         )
         for room in room_rows
     ]

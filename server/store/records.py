@@ -55,6 +55,19 @@ class DealRecord:
 
 
 @dataclass(frozen=True)
+class FinishedDealRecord:
+    """A finished deal, as much as the room needs to rebuild its dealer rotation.
+
+    `next_dealer` is the seat the deal's result named to deal next (None if the result
+    has none); `seat_players` maps that deal's seats to player indexes.
+    """
+
+    deal_no: int
+    seat_players: dict[str, int]
+    next_dealer: str | None
+
+
+@dataclass(frozen=True)
 class RoomRecord:
     """A room that was open when the server stopped, with all it needs to reopen."""
 
@@ -67,3 +80,6 @@ class RoomRecord:
     scores: dict[int, int]
     deals_played: int
     open_deal: DealRecord | None
+    # The room's finished deals in play order, so a restart between two deals can rebuild
+    # who deals next and the round wind (the store keeps no separate rotation column).
+    finished_deals: list[FinishedDealRecord] = field(default_factory=list)
