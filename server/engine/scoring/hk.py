@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 from server.engine.hand_counts import hand_counts
-from server.engine.melds import CHOW, KONG
+from server.engine.melds import KONG
 from server.engine.scoring.readings import Reading
 from server.engine.scoring.shape import Tally, shape_facts
 from server.engine.scoring.types import Pattern, WinningHand
@@ -97,7 +97,7 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
         and _is_nine_gates(hand.concealed)
     ):
         limits.append("nine_gates")
-    if _four_concealed_pungs(reading, hand):
+    if facts.all_pongs and _four_concealed_pungs(reading, hand):
         limits.append("four_concealed_pungs")
     if sum(1 for meld in hand.melds if meld.kind == KONG) == 4:
         limits.append("four_kongs")
@@ -111,7 +111,8 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
 def _four_concealed_pungs(reading: Reading, hand: WinningHand) -> bool:
     # Concealed pungs in hand or concealed kongs; a pung the winning discard completes is
     # not concealed, so a discard win (a robbed kong too) must complete the pair.
-    if not all(s.kind != CHOW and s.concealed for s in reading.sets):
+    # (The caller checked that every set is a pung or kong.)
+    if not all(s.concealed for s in reading.sets):
         return False
     return _is_self_drawn(hand) or reading.win_in_eye
 

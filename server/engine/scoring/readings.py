@@ -235,13 +235,17 @@ def _readings_without_fei(counts: tuple[int, ...]) -> tuple[ConcealedReading, ..
     return tuple(found)
 
 
+# Sets read from the hand, built once and shared (they are immutable): every hand scored
+# builds several readings.
+_HAND_PONGS = {tile: ReadSet(PONG, tile, True, True) for tile in PLAYABLE_KINDS}
+_HAND_CHOWS = {suit: ReadSet(CHOW, f"1{suit}", True, True) for suit in "mps"}
+
+
 def _concealed_reading(
     pongs: tuple[Tile, ...], chows: tuple[str, ...], eye: tuple[Tile, int], fei_pong: bool
 ) -> ConcealedReading:
-    sets = tuple(ReadSet(PONG, tile, True, True) for tile in pongs) + tuple(
-        ReadSet(CHOW, f"1{suit}", True, True) for suit in chows
-    )
-    honour_pongs = tuple(tile for tile in pongs if tile[-1] == "z")
+    sets = tuple([_HAND_PONGS[tile] for tile in pongs] + [_HAND_CHOWS[suit] for suit in chows])
+    honour_pongs = tuple([tile for tile in pongs if tile[-1] == "z"])
     rankless = (honour_pongs, len(pongs) - len(honour_pongs), len(chows))
     return ConcealedReading(pongs, chows, eye[0], eye[1], fei_pong, sets, rankless)
 
