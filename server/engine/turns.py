@@ -99,13 +99,14 @@ def _added_kong_tiles(state: DealState) -> list[Tile]:
     player = state.players[state.turn]
     if not player.melds:
         return []
-    return in_tile_order(
-        {
-            meld.base_tile
-            for meld in player.melds
-            if meld.kind == "pong" and meld.fei_count == 0 and meld.base_tile in player.hand
-        }
-    )
+    hand = player.hand
+    # Checked cheaply first: most pongs' fourth tile is not in hand.
+    kinds = {
+        meld.tiles[0]
+        for meld in player.melds
+        if meld.kind == "pong" and meld.tiles[0] in hand and FEI not in meld.tiles
+    }
+    return in_tile_order(kinds) if kinds else []
 
 
 def _swap_tiles(state: DealState) -> list[Tile]:
