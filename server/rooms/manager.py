@@ -8,11 +8,12 @@ import secrets
 from typing import Any
 
 from server.engine import Action, DealSettings, replay, view
+from server.engine.game import Game
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay, utc
 from server.rooms.players import Player, RoomClosedError
-from server.rooms.seating import GameProgress
+from server.rooms.seating import new_game, record_result
 from server.rooms.settings import RoomSettings, TableSettings
 from server.rooms.table import RoomActor
 from server.store import Store, hash_token
@@ -20,17 +21,17 @@ from server.store import Store, hash_token
 log = logging.getLogger(__name__)
 
 
-def rotation_after(settings: RoomSettings, finished_deals: list[Any]) -> GameProgress:
-    """The game's position after `finished_deals` (in play order), rebuilt from their results.
+def game_after(settings: RoomSettings, finished_deals: list[Any]) -> Game:
+    """The room's game after `finished_deals` (in play order), rebuilt from their results.
 
-    Each finished deal's stored result names the next dealer's seat and its row the seat ->
-    player map, which is all the rotation needs: replaying them gives the next dealer, the
-    dealer passes (Hong Kong's round wind) and the deals played.
+    Each finished deal's stored result names the next dealer's seat, which is all the
+    rotation needs: replaying them gives the next dealer, the passes of the deal (Hong Kong's
+    round wind) and the deals played, for a restart between deals as well as during one.
     """
-    progress = GameProgress(variant=settings.variant, rounds=settings.rounds)
+    game = new_game(settings)
     for finished in finished_deals:
-        progress.finish_deal(finished.seat_players, finished.next_dealer or "E")
-    return progress
+        record_result(game, {"scores": finished.scores, "next_dealer": finished.next_dealer})
+    return game
 
 
 class RoomNotFoundError(LookupError):
@@ -167,9 +168,9 @@ class RoomManager:
         actor.running_scores = {
             p.player_index: int(record.scores.get(p.player_index, 0)) for p in actor.players
         }
+        actor.game = game_after(settings, record.finished_deals)
         open_deal = record.open_deal
         if open_deal is None:
-            actor.progress = rotation_after(settings, record.finished_deals)
             if record.status == "playing" and len(actor.players) == len(settings.seats):
                 # Between deals when the server stopped: start the next one, dealt by the
                 # player the last result named, in the round wind the finished deals reached.
@@ -177,15 +178,6 @@ class RoomManager:
                 actor.queue.put_nowait(cmd.Resume())
             return
         deal_settings = open_deal.settings
-        actor.progress = GameProgress(
-            variant=settings.variant,
-            rounds=settings.rounds,
-            dealer_player=int(
-                deal_settings.get("dealer_player", open_deal.seat_players.get("E", 0))
-            ),
-            dealer_passes=int(deal_settings.get("dealer_passes", 0)),
-            deals_played=open_deal.deal_no - 1,
-        )
         actions = [Action.from_json(stored.action) for stored in open_deal.actions]
         state = replay(
             DealSettings(variant=settings.variant, round_wind=deal_settings.get("round_wind", "E")),

@@ -18,7 +18,7 @@ from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import room_json, state_message
 from server.rooms.players import Player
-from server.rooms.seating import GameProgress
+from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
 from server.store import Store, hash_token
 
@@ -47,7 +47,7 @@ class RoomState:
         self.status = "waiting"
         self.players: list[Player] = []
         self.running_scores: dict[int, int] = {}
-        self.progress = GameProgress(variant=settings.variant, rounds=settings.rounds)
+        self.game = new_game(settings)
         self.deal: DealInPlay | None = None
         self.seq = 0
         self.player_connections: dict[int, cmd.Connection] = {}
@@ -177,8 +177,8 @@ class RoomState:
             "rounds": self.settings.rounds,
             "seat_count": len(self.settings.seats),
             "deal_no": deal.deal_no if deal else 0,
-            "deals_total": self.progress.deals_total,
-            "round_wind": self.progress.round_wind
+            "deals_total": deals_total(self.settings),
+            "round_wind": shown_round_wind(self.game)
             if deal is None or deal.ended
             else self._deal_round_wind(),
             "players": players,

@@ -1,69 +1,49 @@
-"""Who sits where in each deal, and when the game is over.
+"""Who sits where in each deal, and when the game is over: the engine's `Game`, set up for a room.
 
-Players keep the cyclic order they joined in (player 0, 1, 2...). Each deal seats the
-dealer's player East and the others follow in that order, which is the physical table
-turning: in Hong Kong the deal passes to the next seat, in 3 Kaki to the winner.
+The rotation rules live in one place, `server.engine.game.Game` (docs/engine.md): players
+keep the cyclic order they joined in, each deal seats the dealer's player East, in Hong Kong
+the deal passes to the next seat and in 3 Kaki to the winner. This module only adds what a
+room needs on top: 3 Kaki's fixed game length and a round wind to show once the game is over.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
-from server.rooms.settings import KAKI3_DEALS_PER_ROUND, SEATS_BY_VARIANT
+from server.engine.game import Game
+from server.engine.tiles import SEATS
+from server.rooms.settings import KAKI3_DEALS_PER_ROUND, RoomSettings
 
-ROUND_WINDS = ("E", "S", "W", "N")
+
+def deals_total(settings: RoomSettings) -> int | None:
+    """3 Kaki plays a fixed number of deals; Hong Kong's count depends on dealer repeats."""
+    if settings.variant == "hk":
+        return None
+    return KAKI3_DEALS_PER_ROUND * settings.rounds
 
 
-@dataclass
-class GameProgress:
-    """The game's position: the dealer's player, how often the deal has passed, deals played."""
+def new_game(settings: RoomSettings) -> Game:
+    """The room's game at its first deal.
 
-    variant: str
-    rounds: int
-    dealer_player: int = 0
-    dealer_passes: int = 0
-    deals_played: int = 0
+    3 Kaki ends after `deals_total` deals: `Game` also ends it after that many passes of the
+    deal, but the deal passes at most once per deal, so the deal count always comes first.
+    The game seed is unused: the room draws a fresh secret seed for every deal and stores it.
+    """
+    return Game(settings.variant, seed=0, rounds=settings.rounds, max_deals=deals_total(settings))
 
-    @property
-    def seat_count(self) -> int:
-        """Seats at this table."""
-        return len(SEATS_BY_VARIANT[self.variant])
 
-    @property
-    def round_wind(self) -> str:
-        """Hong Kong: East until the deal has gone round all four seats, then South...; 3 Kaki: East."""
-        if self.variant != "hk":
-            return "E"
-        return ROUND_WINDS[min(self.dealer_passes // self.seat_count, len(ROUND_WINDS) - 1)]
+def seat_players(game: Game) -> dict[str, int]:
+    """Seat wind -> player index for the coming deal."""
+    return {seat: game.player_at(seat) for seat in game.variant.seats}
 
-    @property
-    def deals_total(self) -> int | None:
-        """3 Kaki plays a fixed number of deals; Hong Kong's count depends on dealer repeats."""
-        if self.variant == "hk":
-            return None
-        return KAKI3_DEALS_PER_ROUND * self.rounds
 
-    def seat_players(self) -> dict[str, int]:
-        """Seat wind -> player index for the next deal."""
-        seats = SEATS_BY_VARIANT[self.variant]
-        return {
-            seat: (self.dealer_player + offset) % len(seats) for offset, seat in enumerate(seats)
-        }
+def shown_round_wind(game: Game) -> str:
+    """The coming deal's round wind; once Hong Kong's last round is over, the North wind at most."""
+    if game.variant.name == "hk" and game.round_index >= len(SEATS):
+        return SEATS[-1]
+    return game.round_wind
 
-    def finish_deal(self, seat_players: dict[str, int], next_dealer_seat: str) -> None:
-        """Record a finished deal whose result named `next_dealer_seat` (in that deal's seating)."""
-        self.deals_played += 1
-        next_player = seat_players[next_dealer_seat]
-        if next_player != self.dealer_player:
-            if self.variant == "hk":
-                # The deal passes one seat on; count it so the round wind can move.
-                self.dealer_passes += 1
-            self.dealer_player = next_player
 
-    @property
-    def game_over(self) -> bool:
-        """Whether the agreed game length has been played."""
-        if self.variant == "hk":
-            return self.dealer_passes >= self.seat_count * self.rounds
-        total = self.deals_total
-        return total is not None and self.deals_played >= total
+def record_result(game: Game, result: dict[str, Any]) -> None:
+    """Take a finished deal's result; one with no next dealer leaves the deal where it is."""
+    game.record({**result, "next_dealer": result.get("next_dealer") or "E"})

@@ -28,6 +28,7 @@ from server.engine import (
 )
 from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
+from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay, utc
 from server.rooms.messages import epoch_ms, error_message
 from server.rooms.players import (
@@ -346,13 +347,13 @@ class RoomActor(RoomState):
         if self.status == "waiting":
             self.status = "playing"
             await self.store.set_room_status(self.room_id, "playing")
-        seat_players = self.progress.seat_players()
-        round_wind = self.progress.round_wind
+        seat_players = seating.seat_players(self.game)
+        round_wind = self.game.round_wind
         seed = secrets.randbits(62)
         deal_settings = DealSettings(variant=self.settings.variant, round_wind=round_wind)
         state = new_deal(deal_settings, seed)
         now = self.clock.now()
-        deal_no = self.progress.deals_played + 1
+        deal_no = self.game.deal_number + 1
         deal_id = await self.store.start_deal(
             self.room_id,
             1,
@@ -361,8 +362,8 @@ class RoomActor(RoomState):
             {
                 "variant": self.settings.variant,
                 "round_wind": round_wind,
-                "dealer_player": self.progress.dealer_player,
-                "dealer_passes": self.progress.dealer_passes,
+                "dealer_player": self.game.player_at("E"),
+                "dealer_passes": self.game.passes,
             },
             seed,
             seat_players,
@@ -418,8 +419,8 @@ class RoomActor(RoomState):
         deal.turns = {}
         for index, net in player_scores.items():
             self.running_scores[index] = self.running_scores.get(index, 0) + net
-        self.progress.finish_deal(deal.seat_players, result.get("next_dealer") or "E")
-        game_over = self.progress.game_over
+        seating.record_result(self.game, result)
+        game_over = self.game.is_finished
         if game_over:
             self.status = "finished"
             await self.store.set_room_status(self.room_id, "finished")

@@ -67,6 +67,9 @@ async def open_rooms(conn: AsyncConnection) -> list[RoomRecord]:
                 deal_no=row.deal_no,
                 seat_players={seat: int(index) for seat, index in row.seat_players.items()},
                 next_dealer=(row.result or {}).get("next_dealer"),
+                scores={
+                    seat: int(net) for seat, net in (row.result or {}).get("scores", {}).items()
+                },
             )
         )
 

@@ -59,12 +59,14 @@ class FinishedDealRecord:
     """A finished deal, as much as the room needs to rebuild its dealer rotation.
 
     `next_dealer` is the seat the deal's result named to deal next (None if the result
-    has none); `seat_players` maps that deal's seats to player indexes.
+    has none); `seat_players` maps that deal's seats to player indexes; `scores` is the
+    result's net points by seat.
     """
 
     deal_no: int
     seat_players: dict[str, int]
     next_dealer: str | None
+    scores: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

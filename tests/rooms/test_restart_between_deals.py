@@ -7,7 +7,8 @@ from typing import Any
 from server.engine.game import Game
 from server.rooms import commands as cmd
 from server.rooms.clock import ManualClock
-from server.rooms.manager import RoomManager, rotation_after
+from server.rooms.manager import RoomManager, game_after
+from server.rooms.seating import seat_players
 from server.rooms.settings import RoomSettings
 from server.store import Store
 from server.store.records import FinishedDealRecord
@@ -58,15 +59,18 @@ async def test_a_restart_between_deals_keeps_dealer_round_wind_and_deal_count(
 
 
 def test_the_rotation_rebuilt_from_finished_deals_reaches_the_south_round() -> None:
-    # Five passes of the deal (E -> S each time) and one dealer repeat, as stored rows.
-    game = Game("hk", seed=0, rounds=2)
-    finished = []
-    for deal_no, next_dealer in enumerate(["S", "S", "E", "S", "S", "S"], start=1):
-        seat_players = {seat: game.player_at(seat) for seat in "ESWN"}
-        finished.append(FinishedDealRecord(deal_no, seat_players, next_dealer))
-        game.record({"scores": {}, "next_dealer": next_dealer})
-    progress = rotation_after(RoomSettings(variant="hk", rounds=2), finished)
-    assert progress.round_wind == game.round_wind == "S"
-    assert progress.deals_played == 6
-    assert progress.seat_players() == {seat: game.player_at(seat) for seat in "ESWN"}
-    assert progress.seat_players()["E"] == 1
+    # Five passes of the deal (E -> S each time) and one dealer repeat, as stored rows; the
+    # seating of each row is what it was (player 0 East, then 1, 2, 3, 0 after each pass).
+    dealers = [0, 1, 2, 2, 3, 0]
+    finished = [
+        FinishedDealRecord(
+            deal_no, {seat: (dealer + i) % 4 for i, seat in enumerate("ESWN")}, next_dealer
+        )
+        for deal_no, (dealer, next_dealer) in enumerate(
+            zip(dealers, ["S", "S", "E", "S", "S", "S"], strict=True), start=1
+        )
+    ]
+    rebuilt = game_after(RoomSettings(variant="hk", rounds=2), finished)
+    assert rebuilt.round_wind == "S"
+    assert rebuilt.deal_number == 6
+    assert seat_players(rebuilt) == {"E": 1, "S": 2, "W": 3, "N": 0}

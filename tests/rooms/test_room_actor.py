@@ -179,10 +179,13 @@ async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
         records = await store.load_open_rooms()
         deal = next(r for r in records if r.room_id == room_id).open_deal
         assert deal is not None
-        assert [Action.from_json(a.action) for a in deal.actions] == [
+        # The reopened actor may already have let a bot play on (nobody is connected), so
+        # the log starts with what was played before the restart.
+        logged = deal.actions[: len(played)]
+        assert [Action.from_json(a.action) for a in logged] == [
             Action.from_json(a) for a in played
         ]
-        rebuilt = replay(DealSettings("hk"), deal.seed, [a.action for a in deal.actions])
+        rebuilt = replay(DealSettings("hk"), deal.seed, [a.action for a in logged])
         assert view(rebuilt, "E") == before["E"]
         # Every pending seat gets a fresh turn timer; with nobody connected the bots then play.
         await until(lambda: again.seq > 0)
