@@ -22,6 +22,11 @@ ORPHANS = "orphans"
 
 _HONOUR_START = 27
 
+# Fei-free pongs and eyes, built once and shared (they are immutable): results stay in the
+# scoring memo, and fewer live objects keep Python's garbage collector quicker.
+_PLAIN_PONGS = {tile: ReadingSet(PONG, (tile,) * 3, (tile,) * 3) for tile in PLAYABLE_KINDS}
+_PLAIN_PAIRS = {tile: ReadingSet(PAIR, (tile,) * 2, (tile,) * 2) for tile in PLAYABLE_KINDS}
+
 
 def standard_layout(
     reading: Reading, counts: tuple[int, ...], fei: int, winning_tile: Tile
@@ -39,11 +44,12 @@ def standard_layout(
     # A Fei that wins by finishing a pong only counts so when the pong holds a Fei: try
     # such placements first.
     fei_pong_first = winning_tile == FEI and reading.win_in_hand_pong and not reading.win_in_eye
-    eye_set = ReadingSet(PAIR, (eye,) * (2 - eye_fei) + (FEI,) * eye_fei, (eye, eye))
     if fei == 0:
+        eye_set = _PLAIN_PAIRS[eye]
         # Without Fei the eye and pongs leave exactly one way to read the chows.
         plain = _plain_sets(rest, pongs)
         return () if plain is None else (*plain, eye_set)
+    eye_set = ReadingSet(PAIR, (eye,) * (2 - eye_fei) + (FEI,) * eye_fei, (eye, eye))
     # Fei exist only at 3 Kaki, where every chow is a Tong chow: any chows read from what
     # the eye and pongs leave have the reading's chow suits.
     fei_left = fei - eye_fei
@@ -98,7 +104,7 @@ def _plain_sets(rest: list[int], pongs: list[Tile]) -> tuple[ReadingSet, ...] | 
         rest[KIND_INDEX[tile]] -= 3
     if any(rest[_HONOUR_START:]):
         return None
-    sets = [ReadingSet(PONG, (tile,) * 3, (tile,) * 3) for tile in pongs]
+    sets = [_PLAIN_PONGS[tile] for tile in pongs]
     for suit_start in (0, 9, 18):
         block = tuple(rest[suit_start : suit_start + 9])
         if any(block):

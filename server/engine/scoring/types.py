@@ -66,7 +66,7 @@ class ReadingSet(NamedTuple):
         return {"kind": self.kind, "tiles": list(self.tiles), "stands_for": list(self.stands_for)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoreResult:
     """The best reading of a hand.
 
