@@ -19,7 +19,8 @@ from server.store.schema import deals
 TOP_PATTERNS = 12
 
 # Deal durations in seconds: (label, from, to). The deal limit is 300 s by default, so
-# the last buckets show how often tables run out of time.
+# the last buckets show how often tables run out of time. The store's summaries count by
+# the same bounds (server/store/summaries.py, DURATION_UPPER_BOUNDS; a test checks).
 DURATION_BUCKETS: tuple[tuple[str, float, float | None], ...] = (
     ("< 1 min", 0, 60),
     ("1-2 min", 60, 120),

@@ -4,18 +4,19 @@ ended by the deal time limit.
 Live figures come from the room manager in this process (``app.state.manager``); the
 history comes from the database. Bot cover is counted from the action log, whose
 ``bot_reason`` says why a bot moved for a seat: ``timeout`` (the turn timer ran out),
-``disconnected`` (no live connection) or ``bot_seat`` (a seat that is a bot, not counted).
+``disconnected`` (no live connection) or ``bot_seat`` (a seat that is a bot, not counted);
+``finish_deal`` writes each player's counts onto their ``deal_players`` row.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Integer, case, cast, func, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.filters import DealFilters
-from server.store.schema import deal_actions, deal_players, deals
+from server.store.schema import deal_players, deals
 
 RECENT_LIMITED = 20
 
@@ -70,53 +71,23 @@ def live_tables(manager: Any) -> dict[str, Any]:
 async def bot_cover(conn: AsyncConnection, filters: DealFilters) -> list[dict[str, Any]]:
     """Per human player: turns their bot played because the timer ran out, or they were away.
 
-    With a player filter, only that player's own row.
-
-    The filters' date range applies to the deals' end; the log is reached through its
-    primary key (deal_id, seq), so only the selected deals' actions are read.
+    With a player filter, only that player's own row. Each ``deal_players`` row carries
+    its deal's cover (counted from the log when the deal finished), so this reads the
+    selected rows only, never the action log.
     """
-    selected = select(deals.c.deal_id).where(*filters.on_deals(deals)).scalar_subquery()
-    per_seat = (
-        select(
-            deal_actions.c.deal_id,
-            deal_actions.c.seat,
-            func.sum(
-                cast(case((deal_actions.c.bot_reason == "timeout", 1), else_=0), Integer)
-            ).label("timed_out"),
-            func.sum(
-                cast(case((deal_actions.c.bot_reason == "disconnected", 1), else_=0), Integer)
-            ).label("disconnected"),
-        )
-        .where(
-            deal_actions.c.deal_id.in_(selected),
-            deal_actions.c.by_bot.is_(True),
-            deal_actions.c.bot_reason.in_(("timeout", "disconnected")),
-        )
-        .group_by(deal_actions.c.deal_id, deal_actions.c.seat)
-        .subquery()
-    )
+    timed_out = func.sum(deal_players.c.timed_out)
+    away = func.sum(deal_players.c.disconnected)
     query = (
-        select(
-            deal_players.c.player_name,
-            func.sum(per_seat.c.timed_out),
-            func.sum(per_seat.c.disconnected),
-        )
-        .join(
-            per_seat,
-            (per_seat.c.deal_id == deal_players.c.deal_id)
-            & (per_seat.c.seat == deal_players.c.seat),
-        )
-        .where(
-            deal_players.c.is_bot.is_(False),
-            *([deal_players.c.player_name == filters.player] if filters.player else []),
-        )
+        select(deal_players.c.player_name, timed_out, away)
+        .where(*filters.on_deal_players(), deal_players.c.is_bot.is_(False))
         .group_by(deal_players.c.player_name)
-        .order_by(func.sum(per_seat.c.timed_out).desc(), deal_players.c.player_name)
+        .having(timed_out + away > 0)
+        .order_by(timed_out.desc(), deal_players.c.player_name)
         .limit(100)
     )
     return [
-        {"name": name, "timed_out": int(timed_out or 0), "disconnected": int(away or 0)}
-        for name, timed_out, away in await conn.execute(query)
+        {"name": name, "timed_out": int(timed or 0), "disconnected": int(gone or 0)}
+        for name, timed, gone in await conn.execute(query)
     ]
 
 

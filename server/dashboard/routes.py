@@ -16,7 +16,6 @@ Filters on every list: ``variant``, ``room``, ``player``, ``outcome``, ``since``
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from pathlib import Path
@@ -28,9 +27,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
 from server.dashboard import operations as operation_queries
+from server.dashboard import summaries
 from server.dashboard.access import AccessDenied, require_admin
 from server.dashboard.filters import DealFilters, FilterError
-from server.dashboard.rollup import HistoryRollup, rollup_of
 from server.dashboard.standings import standings as standings_query
 
 
@@ -93,30 +92,12 @@ def _filters(
 Filters = Annotated[DealFilters, Depends(_filters)]
 
 
-def _warm_rollup(request: Request) -> None:
-    """Start loading the rollup while the browser fetches the page's script, so the first
-    API call after a restart does not wait for the whole history to be read."""
-    store = getattr(request.app.state, "store", None)
-    rollup = rollup_of(request.app.state)
-    if store is None or rollup.loaded or getattr(request.app.state, "dashboard_warming", False):
-        return
-    request.app.state.dashboard_warming = True
-
-    def finished(task: asyncio.Task[None]) -> None:
-        request.app.state.dashboard_warming = False
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("dashboard rollup warm-up failed: %r", task.exception())
-
-    asyncio.get_running_loop().create_task(rollup.refresh(store.engine)).add_done_callback(finished)
-
-
 @router.get("/dashboard", include_in_schema=False)
 async def dashboard_page(request: Request) -> Response:
     """The dashboard page: a shell that fetches everything from the API below."""
     page = web_directory() / "dashboard.html"
     if not page.is_file():
         return _error(404, "not_found", "web/dashboard.html is missing")
-    _warm_rollup(request)
     return FileResponse(page, media_type="text/html; charset=utf-8")
 
 
@@ -150,15 +131,6 @@ async def show_deal(request: Request, deal_id: int) -> Response:
     return JSONResponse(deal)
 
 
-async def _rollup(request: Request, filters: DealFilters) -> HistoryRollup | None:
-    """The up-to-date rollup when it answers these filters exactly, else None (use SQL)."""
-    if not HistoryRollup.can_answer(filters):
-        return None
-    rollup = rollup_of(request.app.state)
-    await rollup.refresh(_store(request).engine)
-    return rollup
-
-
 @api.get("/standings")
 async def show_standings(
     request: Request,
@@ -167,20 +139,18 @@ async def show_standings(
     limit: int = Query(100, ge=1, le=500),
 ) -> dict[str, Any]:
     """Points per player across rooms and games."""
-    rollup = await _rollup(request, filters)
-    if rollup is not None:
-        return rollup.standings(filters, include_bots, limit)
     async with _store(request).engine.connect() as conn:
+        if summaries.answers_standings(filters):
+            return await summaries.standings(conn, filters, include_bots, limit)
         return await standings_query(conn, filters, include_bots, limit)
 
 
 @api.get("/charts")
 async def show_charts(request: Request, filters: Filters) -> dict[str, Any]:
     """The figures behind the four charts."""
-    rollup = await _rollup(request, filters)
-    if rollup is not None:
-        return rollup.charts(filters)
     async with _store(request).engine.connect() as conn:
+        if summaries.answers_charts(filters):
+            return await summaries.charts(conn, filters)
         return await chart_queries.charts(conn, filters)
 
 
@@ -189,14 +159,15 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
     """Live tables and players, bot cover per player, deals ended by the time limit."""
     # create_app keeps the room manager in app.state.rooms.
     manager = getattr(request.app.state, "rooms", None)
-    rollup = await _rollup(request, filters)
     async with _store(request).engine.connect() as conn:
-        if rollup is not None:
-            cover = rollup.bot_cover(filters)
-            recent = await operation_queries.recent_deal_limit_endings(conn, filters)
-            limited = {"count": rollup.timeout_count(filters), "recent": recent}
+        if summaries.answers_standings(filters):
+            cover = await summaries.bot_cover(conn, filters)
         else:
             cover = await operation_queries.bot_cover(conn, filters)
+        if summaries.answers_charts(filters):
+            recent = await operation_queries.recent_deal_limit_endings(conn, filters)
+            limited = {"count": await summaries.timeout_count(conn, filters), "recent": recent}
+        else:
             limited = await operation_queries.deal_limit_endings(conn, filters)
     return {
         "live": operation_queries.live_tables(manager),

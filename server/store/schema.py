@@ -8,6 +8,8 @@ Layout, from the room down:
 - `deal_actions`: the append-only log of each deal, keyed by (deal_id, seq).
 - `deal_players`: one row per player per finished deal, denormalised (variant, ended_at,
   player name) so a dashboard computes standings without joins.
+- `player_totals`, `chart_counts`: the dashboard's all-time sums per variant, kept up to
+  date by `finish_deal` in the same transaction (see `summaries.py`).
 """
 
 from __future__ import annotations
@@ -178,7 +180,49 @@ deal_players = Table(
     Column("self_drawn", Boolean, nullable=False),
     Column("dealt_in", Boolean, nullable=False),
     Column("is_bot", Boolean, nullable=False),
+    # The player's turns a bot played in this deal because their turn timer ran out, or
+    # because they were away: counted from the log when the deal finishes.
+    Column("timed_out", Integer, nullable=False, server_default="0"),
+    Column("disconnected", Integer, nullable=False, server_default="0"),
 )
 
 # A dashboard's commonest question, "this variant's standings over a date range".
 Index(None, deal_players.c.variant, deal_players.c.ended_at)
+
+# The dashboard's all-time figures per variant, so its default views read a few rows
+# instead of the whole history. Maintained by `finish_deal` (server/store/summaries.py);
+# migration 0002 fills them from the rows already stored.
+player_totals = Table(
+    "player_totals",
+    metadata,
+    Column("player_name", NAME, primary_key=True),
+    Column("is_bot", Boolean, primary_key=True),
+    Column("variant", VARIANT, primary_key=True),
+    *(
+        Column(counter, Integer, nullable=False, server_default="0")
+        for counter in (
+            "deals",
+            "points",
+            "wins",
+            "self_draws",
+            "dealt_in",
+            "rooms",  # rooms of this variant the player has finished a deal in
+            "fan_sum",  # the deal's fan summed over the deals they won
+            "fan_count",
+            "timed_out",
+            "disconnected",
+        )
+    ),
+)
+
+# One row per (variant, figure, label): figure "outcome" (label win/draw/timeout),
+# "fan" (label the winning fan, finished wins only), "pattern" (label the pattern id,
+# counted per winning hand that scored it) or "duration" (label the bucket index).
+chart_counts = Table(
+    "chart_counts",
+    metadata,
+    Column("variant", VARIANT, primary_key=True),
+    Column("figure", String(16), primary_key=True),
+    Column("label", String(64), primary_key=True),
+    Column("deals", Integer, nullable=False, server_default="0"),
+)

@@ -35,6 +35,7 @@ from server.store.errors import (
 )
 from server.store.records import RoomRecord
 from server.store.schema import deal_actions, deal_players, deals, room_players, rooms
+from server.store.summaries import bot_cover_by_seat, count_finished_deal
 
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
 DEAL_OUTCOMES = ("win", "draw", "timeout")
@@ -233,7 +234,8 @@ class Store:
         `result` is the engine's result object (docs/engine.md). `player_scores` maps each
         player index to their net points for this deal, which are added to the room's
         running scores. Writes the outcome columns, one `deal_players` row per seated
-        player, and the new running scores; or nothing at all if any part fails.
+        player (with the turns a bot covered for them), the dashboard's summaries
+        (`summaries.py`) and the new running scores; or nothing at all if any part fails.
         """
         if result.get("outcome") not in DEAL_OUTCOMES:
             raise ValueError(
@@ -241,11 +243,17 @@ class Store:
             )
         if not isinstance(result.get("scores", {}), dict):
             raise ValueError("result scores must map seats to points")
+        if ended_at.tzinfo is None:
+            raise ValueError(f"naive datetime {ended_at!r}: pass a timezone-aware UTC datetime")
         async with self._writing() as conn:
             deal = (
                 await conn.execute(
                     select(
-                        deals.c.room_id, deals.c.variant, deals.c.seat_players, deals.c.ended_at
+                        deals.c.room_id,
+                        deals.c.variant,
+                        deals.c.seat_players,
+                        deals.c.started_at,
+                        deals.c.ended_at,
                     ).where(deals.c.deal_id == deal_id)
                 )
             ).one_or_none()
@@ -262,7 +270,21 @@ class Store:
             unknown = sorted(set(player_scores) - set(players))
             if unknown:
                 raise ValueError(f"player_scores names players {unknown} not in the room")
-            rows = player_deal_rows(result, deal.seat_players, players)
+            cover = await bot_cover_by_seat(conn, deal_id)
+            rows = [
+                {
+                    **row,
+                    "deal_id": deal_id,
+                    "room_id": deal.room_id,
+                    "variant": deal.variant,
+                    "outcome": str(result["outcome"]),
+                    "ended_at": ended_at,
+                    "timed_out": cover.get(row["seat"], (0, 0))[0],
+                    "disconnected": cover.get(row["seat"], (0, 0))[1],
+                }
+                for row in player_deal_rows(result, deal.seat_players, players)
+            ]
+            fan, patterns = winners_fan(result), winners_patterns(result)
             await conn.execute(
                 deals.update()
                 .where(deals.c.deal_id == deal_id)
@@ -270,27 +292,25 @@ class Store:
                     ended_at=ended_at,
                     outcome=str(result["outcome"]),
                     winners=result.get("winners", []),
-                    fan=winners_fan(result),
-                    patterns=winners_patterns(result),
+                    fan=fan,
+                    patterns=patterns,
                     payments=result.get("payments", []),
                     result=result,
                 )
             )
+            await count_finished_deal(
+                conn,
+                variant=deal.variant,
+                room_id=deal.room_id,
+                outcome=str(result["outcome"]),
+                fan=fan,
+                patterns=patterns,
+                started_at=deal.started_at,
+                ended_at=ended_at,
+                player_rows=rows,
+            )
             if rows:
-                await conn.execute(
-                    deal_players.insert(),
-                    [
-                        {
-                            **row,
-                            "deal_id": deal_id,
-                            "room_id": deal.room_id,
-                            "variant": deal.variant,
-                            "outcome": str(result["outcome"]),
-                            "ended_at": ended_at,
-                        }
-                        for row in rows
-                    ],
-                )
+                await conn.execute(deal_players.insert(), rows)
             for player_index, net in player_scores.items():
                 # Added in SQL, not read-modify-written, so the total cannot go stale.
                 await conn.execute(

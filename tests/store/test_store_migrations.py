@@ -20,7 +20,15 @@ from server.store.migrating import alembic_config
 from server.store.schema import metadata
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"rooms", "room_players", "deals", "deal_actions", "deal_players"}
+TABLES = {
+    "rooms",
+    "room_players",
+    "deals",
+    "deal_actions",
+    "deal_players",
+    "player_totals",
+    "chart_counts",
+}
 
 
 async def schema_state(url: str) -> tuple[set[str], str | None, list[object]]:
