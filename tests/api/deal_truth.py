@@ -25,7 +25,8 @@ def logged_deals(database: Path, room_id: str) -> list[dict[str, Any]]:
         deals = []
         for deal_id, deal_no, seed, settings, seat_players, result in rows:
             actions = db.execute(
-                "SELECT action FROM deal_actions WHERE deal_id = ? ORDER BY seq", (deal_id,)
+                "SELECT action, by_bot FROM deal_actions WHERE deal_id = ? ORDER BY seq",
+                (deal_id,),
             ).fetchall()
             deals.append(
                 {
@@ -34,7 +35,8 @@ def logged_deals(database: Path, room_id: str) -> list[dict[str, Any]]:
                     "settings": json.loads(settings),
                     "seat_players": json.loads(seat_players),
                     "result": json.loads(result) if result else None,
-                    "actions": [json.loads(action) for (action,) in actions],
+                    "actions": [json.loads(action) for action, _ in actions],
+                    "by_bot": [bool(by_bot) for _, by_bot in actions],
                 }
             )
     return deals
