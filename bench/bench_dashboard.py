@@ -6,13 +6,18 @@
 
 The history goes into its own database, `mahjong_bench_dashboard` on the server of
 `MAHJONG_TEST_POSTGRES` (default postgresql+asyncpg://postgres@127.0.0.1:5432/postgres),
-and is kept for the next run. It is built with the store's own migrations and the store's
-own rule for per-player rows (`server.store.deal_outcome.player_deal_rows`), written with
-COPY for speed: rooms, players, deals with results, 60 logged actions a deal and the
-per-player rows. The seed is fixed, so every run builds the same history.
+and is kept for the next run (upgraded to the newest migration first). It is built at
+schema 0001 with the store's own rule for per-player rows
+(`server.store.deal_outcome.player_deal_rows`), written with COPY for speed: rooms,
+players, deals with results, 60 logged actions a deal and the per-player rows. Then the
+remaining migrations run, so the dashboard's summaries come from migration 0002's
+backfill, as on a host upgrading a long-running server. The seed is fixed, so every run
+builds the same history.
 
-Then `mahjong-hall serve` starts on that database in a subprocess (as in production) and
-each call is timed over HTTP, 20 times after one warm-up. Figures: p50, p95 and max in ms.
+Then `mahjong-hall serve` starts on that database in a subprocess (as in production), the
+first call of each figures endpoint after the start is timed, and then each call is timed
+over HTTP, 20 times after one warm-up, as is and with a deal finished (through
+`Store.finish_deal`) before each call. Figures: p50 and p95 in ms.
 """
 
 from __future__ import annotations
@@ -35,13 +40,15 @@ from typing import Any
 
 import asyncpg
 import httpx
+from alembic import command
 from sqlalchemy.engine import make_url
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY))
 
-from server.store import apply_migrations  # noqa: E402
+from server.store import apply_migrations, open_store  # noqa: E402
 from server.store.deal_outcome import player_deal_rows, winners_fan, winners_patterns  # noqa: E402
+from server.store.migrating import alembic_config  # noqa: E402
 
 DATABASE_NAME = "mahjong_bench_dashboard"
 ADMIN_URL = (
@@ -382,17 +389,25 @@ async def prepare(deal_count: int, actions_per_deal: int, regenerate: bool) -> N
             finally:
                 await check.close()
             if have == deal_count:
-                print(f"reusing {DATABASE_NAME}: {have} finished deals")
+                print(f"reusing {DATABASE_NAME}: {have} finished deals; migrating")
+                started = time.perf_counter()
+                apply_migrations(bench_url())
+                print(f"  at the newest schema ({time.perf_counter() - started:.1f} s)")
                 return
         await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE_NAME}" WITH (FORCE)')
         await admin.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
     finally:
         await admin.close()
-    apply_migrations(bench_url())
+    # The COPY below writes the 0001 tables; the later migrations then fill in what they
+    # add from those rows (the summaries' backfill), as on an upgraded server.
+    command.upgrade(alembic_config(bench_url()), "0001")
     print(
         f"generating {deal_count} deals with {actions_per_deal} actions each into {DATABASE_NAME}"
     )
     await generate(deal_count, actions_per_deal, seed=20261129)
+    started = time.perf_counter()
+    apply_migrations(bench_url())
+    print(f"  migrated to the newest schema ({time.perf_counter() - started:.1f} s)")
 
 
 def _free_port() -> int:
@@ -416,51 +431,74 @@ def _timed(
     return statistics.median(times), times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
 
 
+SUMMARY_TABLES = ("player_totals", "chart_counts")
+
+
 async def add_one_deal() -> None:
-    """Finish one more deal: a copy of a random stored one, ending after every other."""
+    """Finish one more deal through the store (as a table does): a copy of a random stored
+    deal in its room, as a new game, ending after every other deal."""
     connection = await asyncpg.connect(_dsn(bench_url()))
     try:
-        async with connection.transaction():
-            new_id = await connection.fetchval("SELECT max(deal_id) + 1 FROM deals")
-            source = random.randint(1, 100_000)
-            ended = await connection.fetchval(
-                "SELECT max(ended_at) + interval '1 second' FROM deals"
-            )
-            await connection.execute(
-                """INSERT INTO deals (deal_id, room_id, game_no, deal_no, variant, settings, seed,
-                       seat_players, started_at, start_seconds_left, ended_at, outcome, winners,
-                       fan, patterns, payments, result)
-                   SELECT $1, room_id, $1, deal_no, variant, settings, seed, seat_players,
-                          $3::timestamptz - (ended_at - started_at), start_seconds_left,
-                          $3::timestamptz, outcome, winners,
-                          fan, patterns, payments, result
-                   FROM deals WHERE deal_id = $2""",
-                new_id,
-                source,
-                ended,
-            )
-            await connection.execute(
-                """INSERT INTO deal_players SELECT $1, player_index, room_id, player_name, seat,
-                       variant, outcome, $3::timestamptz, net_points, won, self_drawn, dealt_in, is_bot
-                   FROM deal_players WHERE deal_id = $2""",
-                new_id,
-                source,
-                ended,
-            )
+        source = await connection.fetchrow(
+            """SELECT room_id, variant, settings, seed, seat_players, result,
+                      ended_at - started_at AS length,
+                      (SELECT max(ended_at) FROM deals) + interval '1 second' AS ended
+               FROM deals WHERE deal_id = $1""",
+            random.randint(1, 100_000),
+        )
+        game_no = await connection.fetchval(
+            "SELECT max(game_no) + 1 FROM deals WHERE room_id = $1", source["room_id"]
+        )
+    finally:
+        await connection.close()
+    store = await open_store(bench_url())
+    try:
+        ended = source["ended"]
+        deal_id = await store.start_deal(
+            source["room_id"],
+            game_no,
+            1,
+            source["variant"],
+            json.loads(source["settings"]),
+            source["seed"],
+            json.loads(source["seat_players"]),
+            ended - source["length"],
+            300.0,
+        )
+        # No running scores: the bench rooms' totals stay as generated.
+        await store.finish_deal(deal_id, json.loads(source["result"]), ended, {})
+    finally:
+        await store.close()
+
+
+async def save_summaries() -> None:
+    """Copy the summary tables aside, so the deals added while measuring can be undone."""
+    connection = await asyncpg.connect(_dsn(bench_url()))
+    try:
+        for table in SUMMARY_TABLES:
+            await connection.execute(f"DROP TABLE IF EXISTS bench_saved_{table}")
+            await connection.execute(f"CREATE TABLE bench_saved_{table} AS TABLE {table}")
     finally:
         await connection.close()
 
 
 async def remove_added_deals(deal_count: int) -> None:
-    """Put the history back to exactly ``deal_count`` deals for the next run."""
+    """Put the history back to exactly ``deal_count`` deals (and their summaries)."""
     connection = await asyncpg.connect(_dsn(bench_url()))
     try:
-        await connection.execute("DELETE FROM deals WHERE deal_id > $1", deal_count)
+        async with connection.transaction():
+            await connection.execute("DELETE FROM deals WHERE deal_id > $1", deal_count)
+            for table in SUMMARY_TABLES:
+                await connection.execute(f"DELETE FROM {table}")
+                await connection.execute(f"INSERT INTO {table} TABLE bench_saved_{table}")
+                await connection.execute(f"DROP TABLE bench_saved_{table}")
     finally:
         await connection.close()
 
 
-def measure(repeats: int) -> tuple[list[tuple[str, float, float, float, float]], float]:
+def measure(
+    repeats: int,
+) -> tuple[list[tuple[str, float, float, float, float]], list[tuple[str, float]]]:
     """Start `mahjong-hall serve` on the history and time each call; returns the figures."""
     port = _free_port()
     env = {
@@ -490,11 +528,13 @@ def measure(repeats: int) -> tuple[list[tuple[str, float, float, float, float]],
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-            # The first standings call after a start reads the whole history into the
-            # rollup (in production the /dashboard page starts that while it loads).
-            started = time.perf_counter()
-            client.get("/api/dashboard/standings", timeout=600).raise_for_status()
-            cold_ms = (time.perf_counter() - started) * 1000
+            # The first call of each figures endpoint after the start: nothing is loaded
+            # or cached in the process, so this is what a host sees after a restart.
+            cold = []
+            for path in ("standings", "charts", "operations"):
+                started = time.perf_counter()
+                client.get(f"/api/dashboard/{path}", timeout=600).raise_for_status()
+                cold.append((path, (time.perf_counter() - started) * 1000))
             newest = client.get("/api/dashboard/deals", params={"limit": 1}).json()["deals"][0]
             player = next(p["name"] for p in newest["players"] if not p["is_bot"])
             calls = [
@@ -513,11 +553,14 @@ def measure(repeats: int) -> tuple[list[tuple[str, float, float, float, float]],
                 ("standings (all)", "/api/dashboard/standings", {}),
                 ("standings ?variant", "/api/dashboard/standings", {"variant": "hk"}),
                 ("standings ?since (30 d)", "/api/dashboard/standings", {"since": "2026-10-02"}),
+                ("standings ?player", "/api/dashboard/standings", {"player": player}),
+                ("standings ?room", "/api/dashboard/standings", {"room": newest["room_id"]}),
                 ("charts (all)", "/api/dashboard/charts", {}),
                 ("charts ?player", "/api/dashboard/charts", {"player": player}),
                 ("charts ?since (30 d)", "/api/dashboard/charts", {"since": "2026-10-02"}),
                 ("operations (all)", "/api/dashboard/operations", {}),
                 ("operations ?since (30 d)", "/api/dashboard/operations", {"since": "2026-10-02"}),
+                ("operations ?player", "/api/dashboard/operations", {"player": player}),
                 (
                     "standings, SQL path",
                     "/api/dashboard/standings",
@@ -538,7 +581,7 @@ def measure(repeats: int) -> tuple[list[tuple[str, float, float, float, float]],
                 # catches up and recomputes): one more finished deal before each call.
                 fresh = _timed(client, path, params, repeats, lambda: asyncio.run(add_one_deal()))
                 figures.append((label, *steady, *fresh))
-            return figures, cold_ms
+            return figures, cold
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -556,8 +599,9 @@ def main() -> int:
     parser.add_argument("--regenerate", action="store_true")
     args = parser.parse_args()
     asyncio.run(prepare(args.deals, args.actions_per_deal, args.regenerate))
+    asyncio.run(save_summaries())
     try:
-        figures, cold_ms = measure(args.repeats)
+        figures, cold = measure(args.repeats)
     finally:
         asyncio.run(remove_added_deals(args.deals))
     load = os.getloadavg()[0]
@@ -566,8 +610,8 @@ def main() -> int:
     print(f"{'call':<28}{'steady p50':>12}{'p95':>8}{'new deal p50':>14}{'p95':>8}")
     for label, p50, p95, fresh50, fresh95 in figures:
         print(f"{label:<28}{p50:>12.1f}{p95:>8.1f}{fresh50:>14.1f}{fresh95:>8.1f}")
-    print(f"\nfirst call after start (loads the rollup): {cold_ms:.0f} ms")
-    slowest = max(max(figure[2], figure[4]) for figure in figures)
+    print("\nfirst call after a fresh start: " + ", ".join(f"{p} {ms:.1f} ms" for p, ms in cold))
+    slowest = max(max(max(figure[2], figure[4]) for figure in figures), max(ms for _, ms in cold))
     print(f"slowest p95: {slowest:.1f} ms (target: under 300 ms)")
     return 0 if slowest < 300 else 1
 

@@ -60,10 +60,13 @@ def upgrade() -> None:
     op.create_table(
         "chart_counts",
         sa.Column("variant", sa.String(length=16), nullable=False),
+        sa.Column("player_name", sa.String(length=100), nullable=False),
         sa.Column("figure", sa.String(length=16), nullable=False),
         sa.Column("label", sa.String(length=64), nullable=False),
         sa.Column("deals", sa.Integer(), server_default="0", nullable=False),
-        sa.PrimaryKeyConstraint("variant", "figure", "label", name=op.f("pk_chart_counts")),
+        sa.PrimaryKeyConstraint(
+            "variant", "player_name", "figure", "label", name=op.f("pk_chart_counts")
+        ),
     )
     backfill(op.get_bind().dialect.name)
 
@@ -100,22 +103,6 @@ def backfill(dialect: str) -> None:
         GROUP BY p.player_name, p.is_bot, p.variant
         """
     )
-    finished = "d.ended_at IS NOT NULL"
-    op.execute(
-        f"""
-        INSERT INTO chart_counts (variant, figure, label, deals)
-        SELECT d.variant, 'outcome', d.outcome, COUNT(*) FROM deals AS d
-        WHERE {finished} GROUP BY d.variant, d.outcome
-        """
-    )
-    op.execute(
-        f"""
-        INSERT INTO chart_counts (variant, figure, label, deals)
-        SELECT d.variant, 'fan', CAST(d.fan AS VARCHAR(64)), COUNT(*) FROM deals AS d
-        WHERE {finished} AND d.outcome = 'win' AND d.fan IS NOT NULL
-        GROUP BY d.variant, d.fan
-        """
-    )
     if dialect == "postgresql":
         pattern_source = "json_array_elements(d.patterns) AS p"
         pattern_id = "p.value ->> 'id'"
@@ -124,14 +111,6 @@ def backfill(dialect: str) -> None:
         pattern_source = "json_each(d.patterns) AS p"
         pattern_id = "json_extract(p.value, '$.id')"
         seconds = "ROUND((julianday(d.ended_at) - julianday(d.started_at)) * 86400.0, 3)"
-    op.execute(
-        f"""
-        INSERT INTO chart_counts (variant, figure, label, deals)
-        SELECT d.variant, 'pattern', {pattern_id}, COUNT(*) FROM deals AS d, {pattern_source}
-        WHERE {finished} AND d.outcome = 'win'
-        GROUP BY d.variant, {pattern_id}
-        """
-    )
     bucket = (
         "CASE "
         + " ".join(
@@ -140,13 +119,31 @@ def backfill(dialect: str) -> None:
         )
         + f" ELSE '{len(DURATION_UPPER_BOUNDS)}' END"
     )
-    op.execute(
-        f"""
-        INSERT INTO chart_counts (variant, figure, label, deals)
-        SELECT d.variant, 'duration', {bucket}, COUNT(*) FROM deals AS d
-        WHERE {finished} GROUP BY d.variant, {bucket}
-        """
+    # Every deal under the player "", and each deal again under every name seated in it.
+    everyone = ("''", "", "deals AS d")
+    each_player = (
+        "s.player_name",
+        ", s.player_name",
+        "deals AS d JOIN (SELECT DISTINCT deal_id, player_name FROM deal_players) AS s"
+        " ON s.deal_id = d.deal_id",
     )
+    figures = (
+        ("'outcome'", "d.outcome", "", ""),
+        ("'fan'", "CAST(d.fan AS VARCHAR(64))", "", "AND d.outcome = 'win' AND d.fan IS NOT NULL"),
+        ("'pattern'", pattern_id, f", {pattern_source}", "AND d.outcome = 'win'"),
+        ("'duration'", bucket, "", ""),
+    )
+    for who, grouped_by_who, deals_source in (everyone, each_player):
+        for figure, label, extra_source, condition in figures:
+            op.execute(
+                f"""
+                INSERT INTO chart_counts (variant, player_name, figure, label, deals)
+                SELECT d.variant, {who}, {figure}, {label}, COUNT(*)
+                FROM {deals_source}{extra_source}
+                WHERE d.ended_at IS NOT NULL {condition}
+                GROUP BY d.variant{grouped_by_who}, {label}
+                """
+            )
 
 
 def downgrade() -> None:

@@ -140,7 +140,7 @@ async def show_standings(
 ) -> dict[str, Any]:
     """Points per player across rooms and games."""
     async with _store(request).engine.connect() as conn:
-        if summaries.answers_standings(filters):
+        if summaries.answered_by_summaries(filters):
             return await summaries.standings(conn, filters, include_bots, limit)
         return await standings_query(conn, filters, include_bots, limit)
 
@@ -149,7 +149,7 @@ async def show_standings(
 async def show_charts(request: Request, filters: Filters) -> dict[str, Any]:
     """The figures behind the four charts."""
     async with _store(request).engine.connect() as conn:
-        if summaries.answers_charts(filters):
+        if summaries.answered_by_summaries(filters):
             return await summaries.charts(conn, filters)
         return await chart_queries.charts(conn, filters)
 
@@ -160,14 +160,12 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
     # create_app keeps the room manager in app.state.rooms.
     manager = getattr(request.app.state, "rooms", None)
     async with _store(request).engine.connect() as conn:
-        if summaries.answers_standings(filters):
+        if summaries.answered_by_summaries(filters):
             cover = await summaries.bot_cover(conn, filters)
-        else:
-            cover = await operation_queries.bot_cover(conn, filters)
-        if summaries.answers_charts(filters):
             recent = await operation_queries.recent_deal_limit_endings(conn, filters)
             limited = {"count": await summaries.timeout_count(conn, filters), "recent": recent}
         else:
+            cover = await operation_queries.bot_cover(conn, filters)
             limited = await operation_queries.deal_limit_endings(conn, filters)
     return {
         "live": operation_queries.live_tables(manager),

@@ -2,10 +2,9 @@
 
 ``player_totals`` and ``chart_counts`` hold all-time sums per variant, maintained by
 ``finish_deal`` in the deal's own transaction (``server/store/summaries.py``). They answer
-the dashboard's default views (no filter, or a variant, and for standings and bot cover
-also a player) in a few milliseconds from the first call after a start. Any other
+the dashboard's default views (no filter, a variant, a player) in a few milliseconds from the first call after a start. Any other
 filter (room, dates, outcome) goes to the exact SQL over the stored deals instead;
-``answers_standings`` and ``answers_charts`` decide. Tests check both give the same answers.
+``answered_by_summaries`` decides. Tests check both give the same answers.
 """
 
 from __future__ import annotations
@@ -18,23 +17,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from server.dashboard.charts import DURATION_BUCKETS, TOP_PATTERNS
 from server.dashboard.filters import OUTCOMES, DealFilters
 from server.store.schema import chart_counts, player_totals
+from server.store.summaries import EVERY_DEAL
 
 
-def answers_standings(filters: DealFilters) -> bool:
-    """Whether the per-variant player totals answer these filters exactly (standings and
-    bot cover): a variant and a player only."""
+def answered_by_summaries(filters: DealFilters) -> bool:
+    """Whether the per-variant summaries answer these filters exactly: a variant and a
+    player only (rooms, dates and outcomes are not kept apart in them)."""
     return (
         filters.room_id is None
         and filters.outcome is None
         and filters.since is None
         and filters.until is None
     )
-
-
-def answers_charts(filters: DealFilters) -> bool:
-    """Whether the per-variant chart counts answer these filters exactly: a variant only
-    (they count deals, not the deals of one player)."""
-    return answers_standings(filters) and filters.player is None
 
 
 def _player_terms(filters: DealFilters) -> list[Any]:
@@ -107,7 +101,9 @@ async def bot_cover(conn: AsyncConnection, filters: DealFilters) -> list[dict[st
 
 async def _counts(conn: AsyncConnection, filters: DealFilters) -> dict[tuple[str, str], int]:
     """(figure, label) -> deals, summed over the selected variants."""
-    terms = [] if filters.variant is None else [chart_counts.c.variant == filters.variant]
+    terms = [chart_counts.c.player_name == (filters.player or EVERY_DEAL)]
+    if filters.variant is not None:
+        terms.append(chart_counts.c.variant == filters.variant)
     rows = await conn.execute(
         select(chart_counts.c.figure, chart_counts.c.label, func.sum(chart_counts.c.deals))
         .where(*terms)
@@ -141,6 +137,6 @@ async def charts(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
 
 
 async def timeout_count(conn: AsyncConnection, filters: DealFilters) -> int:
-    """How many deals of the selected variants ended at the deal time limit."""
+    """How many selected deals ended at the deal time limit."""
     counts = await _counts(conn, filters)
     return counts.get(("outcome", "timeout"), 0)

@@ -215,13 +215,15 @@ player_totals = Table(
     ),
 )
 
-# One row per (variant, figure, label): figure "outcome" (label win/draw/timeout),
+# One row per (variant, player, figure, label): figure "outcome" (label win/draw/timeout),
 # "fan" (label the winning fan, finished wins only), "pattern" (label the pattern id,
 # counted per winning hand that scored it) or "duration" (label the bucket index).
+# player_name "" counts every deal; a name counts the deals that name sat in.
 chart_counts = Table(
     "chart_counts",
     metadata,
     Column("variant", VARIANT, primary_key=True),
+    Column("player_name", NAME, primary_key=True),
     Column("figure", String(16), primary_key=True),
     Column("label", String(64), primary_key=True),
     Column("deals", Integer, nullable=False, server_default="0"),

@@ -1,7 +1,8 @@
 """The dashboard's summaries, kept up to date inside `finish_deal`'s transaction.
 
 `player_totals` sums each player's `deal_players` rows per variant; `chart_counts` counts
-finished deals per variant by outcome, winning fan, pattern and duration bucket. Adding
+finished deals per variant by outcome, winning fan, pattern and duration bucket, over
+every deal and over each player's deals. Adding
 one deal is a handful of upserts on small tables, so the dashboard's default views read
 a few hundred rows instead of the whole history, with nothing to warm up after a
 restart. Migration 0002 computes the same figures from scratch for an existing history.
@@ -24,7 +25,8 @@ from server.store.schema import chart_counts, deal_actions, deal_players, player
 DURATION_UPPER_BOUNDS = (60, 120, 180, 240, 300)
 
 PLAYER_KEY = ("player_name", "is_bot", "variant")
-CHART_KEY = ("variant", "figure", "label")
+CHART_KEY = ("variant", "player_name", "figure", "label")
+EVERY_DEAL = ""  # chart_counts' player_name for the counts over every deal
 
 
 def duration_bucket(seconds: float) -> int:
@@ -136,7 +138,14 @@ async def count_finished_deal(
         chart_counts,
         CHART_KEY,
         [
-            {"variant": variant, "figure": figure, "label": label, "deals": count}
+            {
+                "variant": variant,
+                "player_name": player,
+                "figure": figure,
+                "label": label,
+                "deals": count,
+            }
+            for player in {EVERY_DEAL, *(row["player_name"] for row in player_rows)}
             for (figure, label), count in figures.items()
         ],
     )
