@@ -182,9 +182,7 @@ async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
         # The reopened actor may already have let a bot play on (nobody is connected), so
         # the log starts with what was played before the restart.
         logged = deal.actions[: len(played)]
-        assert [Action.from_json(a.action) for a in logged] == [
-            Action.from_json(a) for a in played
-        ]
+        assert [Action.from_json(a.action) for a in logged] == [Action.from_json(a) for a in played]
         rebuilt = replay(DealSettings("hk"), deal.seed, [a.action for a in logged])
         assert view(rebuilt, "E") == before["E"]
         # Every pending seat gets a fresh turn timer; with nobody connected the bots then play.
