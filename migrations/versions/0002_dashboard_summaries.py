@@ -1,5 +1,6 @@
 """Dashboard summaries: bot cover per deal_players row, all-time player totals and chart
-counts per variant, filled from the rows already stored.
+counts per variant, filled from the rows already stored; an index for a player's latest
+deals.
 
 From here on `finish_deal` keeps them up to date in its own transaction. The backfill
 below is plain INSERT ... SELECT (and one UPDATE ... FROM), so an existing history is
@@ -67,6 +68,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint(
             "variant", "player_name", "figure", "label", name=op.f("pk_chart_counts")
         ),
+    )
+    op.create_index(
+        op.f("ix_deal_players_player_name_ended_at"), "deal_players", ["player_name", "ended_at"]
     )
     backfill(op.get_bind().dialect.name)
 
@@ -144,9 +148,14 @@ def backfill(dialect: str) -> None:
                 GROUP BY d.variant{grouped_by_who}, {label}
                 """
             )
+    if dialect == "postgresql":
+        # Every deal_players row was rewritten: fresh statistics keep the planner on the
+        # indexes from the first query after the upgrade.
+        op.execute("ANALYZE deal_players")
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_deal_players_player_name_ended_at"), table_name="deal_players")
     op.drop_table("chart_counts")
     op.drop_table("player_totals")
     with op.batch_alter_table("deal_players") as batch:

@@ -95,10 +95,18 @@ async def recent_deal_limit_endings(
     conn: AsyncConnection, filters: DealFilters
 ) -> list[dict[str, Any]]:
     """The latest selected deals that ended at the deal time limit, newest first."""
+    if filters.player is None:
+        table, terms = deals, filters.on_deals(deals)
+    else:
+        # A player's deals straight from their deal_players rows (which repeat the deal's
+        # room, variant, outcome and end): the planner turns the deals table's "exists a
+        # row of this player" into a scan of the whole history.
+        table, terms = deal_players, filters.on_deal_players()
     recent = await conn.execute(
-        select(deals.c.deal_id, deals.c.room_id, deals.c.variant, deals.c.ended_at)
-        .where(*filters.on_deals(deals), deals.c.outcome == "timeout")
-        .order_by(deals.c.ended_at.desc(), deals.c.deal_id.desc())
+        select(table.c.deal_id, table.c.room_id, table.c.variant, table.c.ended_at)
+        .where(*terms, table.c.outcome == "timeout")
+        .distinct()
+        .order_by(table.c.ended_at.desc(), table.c.deal_id.desc())
         .limit(RECENT_LIMITED)
     )
     return [

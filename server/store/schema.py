@@ -188,6 +188,8 @@ deal_players = Table(
 
 # A dashboard's commonest question, "this variant's standings over a date range".
 Index(None, deal_players.c.variant, deal_players.c.ended_at)
+# "This player's latest deals" (the deals list and deal-limit endings filtered by player).
+Index(None, deal_players.c.player_name, deal_players.c.ended_at)
 
 # The dashboard's all-time figures per variant, so its default views read a few rows
 # instead of the whole history. Maintained by `finish_deal` (server/store/summaries.py);
