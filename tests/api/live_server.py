@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -22,13 +20,7 @@ from server.app import WS_MAX_SIZE, create_app
 from server.rooms.clock import Clock
 from server.rooms.settings import TableSettings
 from server.store import apply_migrations
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.live import ServerThread, free_port
 
 
 class LiveServer:
@@ -60,8 +52,8 @@ class LiveServer:
             ws_ping_timeout=ping_seconds,
             lifespan="on",
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.serving = ServerThread(config)
+        self.server = self.serving.server
 
     @property
     def http_url(self) -> str:
@@ -75,18 +67,12 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         """Start serving and wait until the port answers."""
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
+        self.serving.start()
         return self
 
     def stop(self) -> None:
         """Shut down and wait for the thread."""
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.serving.stop()
 
     def run_in_server(self, coroutine: Any) -> Any:
         """Run a coroutine on the server's event loop (e.g. to read an actor's state)."""

@@ -3,35 +3,14 @@ served by uvicorn on a free port, reading the hand-made history from Postgres.""
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.live import CHROMIUM, CHROMIUM_ARGS, ServerThread, free_port, require_chromium
+
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
-
-CHROMIUM = Path(os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -43,26 +22,17 @@ def live_app(postgres_history: tuple[str, dict[str, int]]) -> Iterator[tuple[str
 
     app = create_app(postgres_history[0])
     app.state.admin_token = ""  # open, unless a test sets one
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
+    port = free_port()
+    serving = ServerThread(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    serving.start()
     yield f"http://127.0.0.1:{port}", app
-    server.should_exit = True
-    thread.join(timeout=20)
+    serving.stop()
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """Debian's Chromium; skip without it unless MAHJONG_REQUIRE_BROWSER=1."""
-    if not (CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)):
-        if os.environ.get("MAHJONG_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing")
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

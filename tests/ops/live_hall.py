@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import uvicorn
@@ -13,13 +10,7 @@ import uvicorn
 from server.app import create_app
 from server.rooms.settings import TableSettings
 from server.store import apply_migrations
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.live import ServerThread, free_port
 
 
 class LiveHall:
@@ -40,8 +31,8 @@ class LiveHall:
             log_level="info",
             access_log=True,
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.serving = ServerThread(config)
+        self.server = self.serving.server
 
     @property
     def base(self) -> str:
@@ -53,14 +44,8 @@ class LiveHall:
         return f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}?token={token}"
 
     def __enter__(self) -> LiveHall:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
+        self.serving.start()
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.serving.stop()

@@ -9,7 +9,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,14 +19,10 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.live import free_port
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 CLOSE_SERVICE_RESTART = 1012
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _serve(database_url: str, port: int) -> subprocess.Popen[str]:
@@ -79,7 +74,7 @@ async def test_sigterm_closes_tables_with_service_restart_and_keeps_the_deal(
     tmp_path: Path,
 ) -> None:
     database_url = f"sqlite+aiosqlite:///{tmp_path / 'hall.sqlite3'}"
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     process = _serve(database_url, port)
     try:

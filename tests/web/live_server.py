@@ -6,26 +6,14 @@ temporary SQLite database. Screenshots go to `test-artifacts/` at the repository
 
 from __future__ import annotations
 
-import asyncio
-import os
-import socket
-import threading
-import time
 from pathlib import Path
 
 from playwright.sync_api import ConsoleMessage, Page
 
-CHROMIUM = Path(os.environ.get("MAHJONG_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.live import CHROMIUM, CHROMIUM_ARGS, ServerThread, free_port
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS"]
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
@@ -36,12 +24,6 @@ BOT_DELAY_SECONDS = 0.03
 NEXT_DEAL_SECONDS = 120.0
 # For tests that need the table to hold still: bots pause this long before each move.
 UNHURRIED_BOT_DELAY = 3.0
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class LiveServer:
@@ -65,30 +47,21 @@ class LiveServer:
             database_url,
             table_settings=TableSettings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds),
         )
-        self.port = port or _free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self._serve, name="live-server", daemon=True)
-
-    def _serve(self) -> None:
-        asyncio.run(self.server.serve())
+        self.serving = ServerThread(config)
+        self.server = self.serving.server
 
     def start(self) -> None:
         """Starts serving and waits until the socket accepts."""
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the live server did not start")
-            time.sleep(0.05)
+        self.serving.start()
 
     def stop(self) -> None:
         """Asks uvicorn to shut down and waits for the thread."""
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.serving.stop()
 
 
 class PageProblems:
