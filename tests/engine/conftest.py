@@ -8,6 +8,7 @@ listed by `legal_actions` before applying it, so each scenario also tests the li
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -17,17 +18,9 @@ from server.engine.deal_state import DealState
 from server.engine.tiles import sorted_tiles
 from tests.walls import fixed_deal
 
-
-def build_deal(
-    variant: str,
-    hands: dict[str, str],
-    front: str = "",
-    back: str = "",
-    filler_first: str = "",
-) -> DealState:
-    """A fixed deal. `filler_first` puts these tiles at the start of the filler; Fei, like
-    bonus tiles, comes last in it, so long scenarios draw plain tiles first."""
-    return fixed_deal(variant, hands, front, back, first=filler_first, last="j")
+# Fei, like the bonus tiles, comes last in the middle of the wall, so long scenarios draw
+# plain tiles first; `first=` puts chosen tiles at the start of the middle.
+build_deal = partial(fixed_deal, last="j")
 
 
 def play(state: DealState, seat: str, kind: str, **fields: Any) -> DealState:
