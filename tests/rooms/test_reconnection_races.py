@@ -185,3 +185,35 @@ async def test_leaving_and_coming_back_at_any_point_never_strands_a_decision(
     assert all(not errors(link) for link in links)
     east_by_bot = [by_bot for seat, by_bot in logged(database_url) if seat == "E"]
     assert 0 in east_by_bot, "Ana answered some of her own decisions"
+
+
+async def test_a_link_made_after_the_deal_ended_still_gets_its_result(
+    manager: RoomManager,
+) -> None:
+    """Ana's bot finishes the deal while she is away (in CI the dealer's bot once won at
+    once, before she was back). Coming back, she must still learn how it ended: right after
+    her snapshot comes the deal's `result`, at the snapshot's seq. So does a new spectator."""
+    room_id = await manager.create_room(RoomSettings(variant="kaki3", turn_seconds=1000))
+    actor = manager.get(room_id)
+    await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0)
+    watcher = RecordingConnection(None)
+    await actor.queue.put(cmd.Connect(ana))
+    await actor.queue.put(cmd.Connect(watcher))
+    await manager.add_bots(room_id)
+    await until(lambda: bool(ana.states) and ana.last_state.get("phase") == "discard")
+    await actor.queue.put(cmd.Disconnect(ana))  # her bot plays on with the others, to the end
+    await until(lambda: any(m["type"] == "result" for m in watcher.sent))
+    result = next(m for m in watcher.sent if m["type"] == "result")
+    await quiet(actor)
+    for link in (RecordingConnection(0), RecordingConnection(None)):
+        await actor.queue.put(cmd.Connect(link))
+        await until(lambda link=link: len(link.sent) >= 2)
+        await quiet(actor)
+        snapshot, repeated = link.sent[:2]
+        assert snapshot["type"] == "state" and snapshot["phase"] == "ended"
+        assert repeated["type"] == "result" and repeated["seq"] == snapshot["seq"] == actor.seq
+        assert {**repeated, "seq": result["seq"]} == result
+        assert len(link.sent) == 2, "the result comes once"
+    # Those who saw the deal end are not sent its result again.
+    assert [m["type"] for m in watcher.sent].count("result") == 1
