@@ -8,6 +8,7 @@ step of the actor, so they can never interleave with another change.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Coroutine
 from typing import Any
@@ -54,6 +55,8 @@ class RoomState:
         self.spectators: set[cmd.Connection] = set()
         self.ready_for_next: set[int] = set()
         self.next_deal_at: float | None = None
+        # The `result` message of the deal that ended last, repeated to links made after it.
+        self.last_result: dict[str, Any] | None = None
         self.idle_since: float | None = created_at
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self._timers: set[asyncio.Task[None]] = set()
@@ -216,6 +219,14 @@ class RoomState:
         for index, connection in list(self.player_connections.items()):
             seat = deal.seat_of(index) if deal else None
             connection.push(self._state_for(seat, room))
+
+    def _repeat_result(self, connection: cmd.Connection) -> None:
+        """Between deals, follow a new link's snapshot with the last `result` (at the
+        snapshot's seq): a client that was away when the deal ended learns the outcome, the
+        running scores and when the next deal starts, as those who saw it end did."""
+        if self.last_result is not None and self.deal is not None and self.deal.ended:
+            message = {**self.last_result, "seq": self.seq}
+            connection.push(json.dumps(message, separators=(",", ":")))
 
     def _send_all(self, text: str) -> None:
         for connection in [*self.player_connections.values(), *self.spectators]:

@@ -195,6 +195,7 @@ class RoomActor(RoomState):
         if index is None:
             self.spectators.add(connection)
             connection.push(self._state_for(None))
+            self._repeat_result(connection)
             return
         older = self.player_connections.get(index)
         if older is not None:
@@ -203,6 +204,7 @@ class RoomActor(RoomState):
         self.players[index].has_connected = True
         self.seq += 1
         self._broadcast(bumped=True)
+        self._repeat_result(connection)
 
     def _on_disconnect(self, connection: cmd.Connection) -> None:
         index = connection.player_index
@@ -440,6 +442,7 @@ class RoomActor(RoomState):
             "game_over": game_over,
             "next_deal_at": epoch_ms(self.next_deal_at),
         }
+        self.last_result = result_message
         self._send_all(json.dumps(result_message, separators=(",", ":")))
 
     async def _on_next_deal_ready(self, command: cmd.NextDealReady) -> None:

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -17,38 +12,24 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.api.deal_truth import check_messages_against_truth, logged_deals, true_states
 from tests.api.live_server import TableClient, free_port
+from tests.serve import ServerProcess, serve_command, server_environment
 
 
-def start_server(database: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "MAHJONG_BOT_DELAY": "0.02",
-        "MAHJONG_BOT_LEVEL": "baseline",
-        "MAHJONG_NEXT_DEAL_SECONDS": "3600",
-    }
-    command = [
-        sys.executable,
-        "-m",
-        "server.cli.main",
-        "serve",
+def start_server(database: Path, port: int, log: Path) -> ServerProcess:
+    env = server_environment(
+        MAHJONG_BOT_DELAY="0.02", MAHJONG_BOT_LEVEL="baseline", MAHJONG_NEXT_DEAL_SECONDS="3600"
+    )
+    command = serve_command(
         "--host",
         "127.0.0.1",
         "--port",
         str(port),
-    ]
-    command += ["--database-url", f"sqlite+aiosqlite:///{database}"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-        if process.poll() is not None:
-            raise RuntimeError(process.stderr.read().decode() if process.stderr else "server died")
-    process.kill()
-    raise RuntimeError("server did not answer")
+        "--database-url",
+        f"sqlite+aiosqlite:///{database}",
+    )
+    server = ServerProcess(command, env, log)
+    server.wait_for(f"http://127.0.0.1:{port}/healthz")
+    return server
 
 
 def logged_action_count(database: Path) -> int:
@@ -60,7 +41,7 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
     database = tmp_path / "crash.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(database, port)
+    server = start_server(database, port, tmp_path / "first.log")
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             room_id = (await http.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
@@ -73,18 +54,15 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
             while logged_action_count(database) < 8:
                 assert not playing.done(), "the deal should still be running"
                 await asyncio.sleep(0.01)
-            server.send_signal(signal.SIGKILL)
-            server.wait(timeout=10)
+            server.kill()  # SIGKILL: a crash, no shutdown of any kind
             with contextlib.suppress(ConnectionClosed, TimeoutError):
                 await playing
             before = logged_deals(database, room_id)[0]
             assert before["result"] is None and len(before["actions"]) >= 8
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        server.kill()
 
-    server = start_server(database, port)
+    server = start_server(database, port, tmp_path / "second.log")
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             room = (await http.get(f"/api/rooms/{room_id}")).json()
@@ -104,9 +82,4 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
             assert [d["outcome"] for d in stored["deals"]] == [result["outcome"]]
             await again.close()
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        server.stop()

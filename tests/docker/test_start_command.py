@@ -13,26 +13,20 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.docker.dockerfile import REPOSITORY, environment, healthcheck_command, start_command
+from tests.docker.dockerfile import environment, healthcheck_command, start_command
+from tests.live import free_port
 from tests.pg import drop_database, postgres_url_or_skip
+from tests.serve import ServerProcess
 
 pytestmark = pytest.mark.postgres
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _container_environment(database_url: str, port: int) -> dict[str, str]:
@@ -54,37 +48,17 @@ def database_url() -> Iterator[str]:
     drop_database(url)
 
 
-def _wait_for(url: str, process: subprocess.Popen[str], seconds: float = 60) -> httpx.Response:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"the server exited with {process.returncode}")
-        try:
-            answer = httpx.get(url, timeout=2)
-            if answer.status_code == 200:
-                return answer
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"{url} did not answer 200 within {seconds} s")
-
-
-def test_container_command_serves_health_and_readiness(database_url: str) -> None:
-    port = _free_port()
+def test_container_command_serves_health_and_readiness(database_url: str, tmp_path: Path) -> None:
+    port = free_port()
     env = _container_environment(database_url, port)
+    log = tmp_path / "server.log"
     command = start_command()
     assert command[0] == "mahjong-hall"
-    process = subprocess.Popen(
-        command,
-        cwd=REPOSITORY,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = ServerProcess(command, env, log)
     try:
-        assert _wait_for(f"http://127.0.0.1:{port}/healthz", process).json() == {"status": "ok"}
-        assert _wait_for(f"http://127.0.0.1:{port}/readyz", process).json()["status"] == "ok"
+        health = server.wait_for(f"http://127.0.0.1:{port}/healthz")
+        assert health.json() == {"status": "ok"}
+        assert server.wait_for(f"http://127.0.0.1:{port}/readyz").json()["status"] == "ok"
         probe = healthcheck_command()
         # `python` in the image is the interpreter the package is installed into.
         probe = [sys.executable if probe[0] == "python" else probe[0], *probe[1:]]
@@ -94,16 +68,11 @@ def test_container_command_serves_health_and_readiness(database_url: str) -> Non
         metrics = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5)
         assert "mahjong_deals_finished_total" in metrics.text
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            output, _ = process.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
+        output = server.stop()
     # docker stop sends SIGTERM: the server must leave on its own, after a graceful
     # shutdown. uvicorn re-raises the signal once done, so the status is "killed by
     # SIGTERM" (Docker shows 143), never a crash status and never a SIGKILL.
-    assert process.returncode in (0, -signal.SIGTERM), output
+    assert server.returncode in (0, -signal.SIGTERM), output
     assert "Application shutdown complete." in output
     # The image sets MAHJONG_LOG_FORMAT=json: every line the server wrote is one JSON object.
     lines = [line for line in output.splitlines() if line.strip()]
@@ -114,7 +83,7 @@ def test_container_command_serves_health_and_readiness(database_url: str) -> Non
 
 
 def test_healthcheck_fails_when_nothing_listens() -> None:
-    port = _free_port()
+    port = free_port()
     probe = healthcheck_command()
     probe = [sys.executable if probe[0] == "python" else probe[0], *probe[1:]]
     env = {**os.environ, "MAHJONG_HEALTHCHECK_URL": f"http://127.0.0.1:{port}/healthz"}

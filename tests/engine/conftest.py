@@ -8,40 +8,19 @@ listed by `legal_actions` before applying it, so each scenario also tests the li
 
 from __future__ import annotations
 
-from collections import Counter
+from functools import partial
 from typing import Any
 
 import pytest
 
-from server.engine import Action, DealSettings, apply, deal_from_wall, legal_actions, parse_tiles
+from server.engine import Action, apply, legal_actions, parse_tiles
 from server.engine.deal_state import DealState
-from server.engine.tiles import sort_key, sorted_tiles
-from server.engine.variants import get_variant
+from server.engine.tiles import sorted_tiles
+from tests.walls import fixed_deal
 
-
-def build_deal(
-    variant: str,
-    hands: dict[str, str],
-    front: str = "",
-    back: str = "",
-    filler_first: str = "",
-) -> DealState:
-    """A fixed deal. `filler_first` puts these tiles at the start of the filler."""
-    tile_set = get_variant(variant).tile_set
-    hand_tiles = {seat: parse_tiles(tiles) for seat, tiles in hands.items()}
-    front_tiles, back_tiles = parse_tiles(front), parse_tiles(back)
-    used = Counter(front_tiles) + Counter(back_tiles)
-    for tiles in hand_tiles.values():
-        used += Counter(tiles)
-    rest = Counter(tile_set)
-    rest.subtract(used)
-    assert all(count >= 0 for count in rest.values()), f"too many: {+(-rest)}"
-    first = parse_tiles(filler_first)
-    rest.subtract(Counter(first))
-    # Bonus tiles and Fei last in the filler, so long scenarios draw plain tiles first.
-    filler = first + sorted(rest.elements(), key=lambda t: (t[-1] in "fnacj", sort_key(t)))
-    wall = front_tiles + filler + list(reversed(back_tiles))
-    return deal_from_wall(DealSettings(variant), hand_tiles, wall)
+# Fei, like the bonus tiles, comes last in the middle of the wall, so long scenarios draw
+# plain tiles first; `first=` puts chosen tiles at the start of the middle.
+build_deal = partial(fixed_deal, last="j")
 
 
 def play(state: DealState, seat: str, kind: str, **fields: Any) -> DealState:

@@ -156,7 +156,7 @@ def test_the_last_seven_tiles_are_never_drawn_and_no_sink_without_replacement(fi
         "W": "j 123456789p 1z 2z 3z",
     }
     # Bonus tiles early in the wall, so the replacements run through the back of it.
-    state = fixed.deal("kaki3", hands, filler_first="1234f 1234n 1234a 1234c")
+    state = fixed.deal("kaki3", hands, first="1234f 1234n 1234a 1234c")
     checked_end = False
     while not state.is_over:
         seat = pending_seats(state)[0]

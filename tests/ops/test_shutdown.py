@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -20,53 +16,27 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.live import free_port
+from tests.serve import ServerProcess, serve_command, server_environment
 
-REPOSITORY = Path(__file__).resolve().parents[2]
 CLOSE_SERVICE_RESTART = 1012
 
 
-def _serve(database_url: str, port: int) -> subprocess.Popen[str]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "PORT": str(port),
-        "MAHJONG_LOG_FORMAT": "json",
+def _serve(database_url: str, port: int, log: Path) -> ServerProcess:
+    env = server_environment(
+        DATABASE_URL=database_url,
+        PORT=str(port),
+        MAHJONG_LOG_FORMAT="json",
         # Slow bots, so the deal is still running when the signal comes.
-        "MAHJONG_BOT_DELAY": "5",
-    }
-    return subprocess.Popen(
-        [str(Path(sys.executable).parent / "mahjong-hall"), "serve"],
-        cwd=REPOSITORY,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+        MAHJONG_BOT_DELAY="5",
     )
+    server = ServerProcess(serve_command(), env, log)
+    server.wait_for(f"http://127.0.0.1:{port}/readyz")
+    return server
 
 
-async def _wait_ready(base: str, process: subprocess.Popen[str]) -> None:
-    async with httpx.AsyncClient(base_url=base) as client:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert process.poll() is None, "the server exited early"
-            try:
-                if (await client.get("/readyz")).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            await asyncio.sleep(0.2)
-    raise AssertionError("the server never became ready")
-
-
-def _stop(process: subprocess.Popen[str]) -> str:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-    try:
-        output, _ = process.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
-        raise AssertionError(f"the server ignored SIGTERM:\n{output}") from None
+def _stop(server: ServerProcess) -> str:
+    output = server.stop()
+    assert not server.killed, f"the server ignored SIGTERM:\n{output}"
     return output
 
 
@@ -76,9 +46,8 @@ async def test_sigterm_closes_tables_with_service_restart_and_keeps_the_deal(
     database_url = f"sqlite+aiosqlite:///{tmp_path / 'hall.sqlite3'}"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    process = _serve(database_url, port)
+    process = _serve(database_url, port, tmp_path / "first.log")
     try:
-        await _wait_ready(base, process)
         async with httpx.AsyncClient(base_url=base) as client:
             room_id = (await client.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
             seat = (await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
@@ -102,9 +71,8 @@ async def test_sigterm_closes_tables_with_service_restart_and_keeps_the_deal(
     finally:
         _stop(process)
 
-    again = _serve(database_url, port)
+    again = _serve(database_url, port, tmp_path / "second.log")
     try:
-        await _wait_ready(base, again)
         async with httpx.AsyncClient(base_url=base) as client:
             room = (await client.get(f"/api/rooms/{room_id}")).json()
         assert room["status"] == "playing"

@@ -1,13 +1,14 @@
-"""Fixtures of the browser tests: one Chromium per session, one live server per module,
-a fresh browser profile per test. See `tests/web/live_server.py` for the pieces."""
+"""Fixtures of the browser tests: one Chromium for a run of browser tests, one live server
+per module, a fresh browser profile per test. See `tests/web/live_server.py` for the pieces."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Playwright, sync_playwright
 
 from tests.web.live_server import (
     CHROMIUM,
@@ -23,9 +24,56 @@ def _browser_available() -> bool:
     return CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)
 
 
-@pytest.fixture(scope="session")
-def chromium_browser() -> Iterator[Browser]:
-    """One Chromium for the whole session (starting it costs about a second).
+WEB_TESTS = Path(__file__).resolve().parent
+
+
+class SharedChromium:
+    """Sync Playwright and one Chromium, shared by consecutive browser tests.
+
+    While sync Playwright is started, its event loop counts as running in the main thread,
+    so an asyncio test run meanwhile fails ("Runner.run() cannot be called from a running
+    event loop"). Hence it is stopped as soon as the next test is not a browser test (see
+    `pytest_runtest_teardown` below) and started again should a browser test come later.
+    """
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def browser(self) -> Browser:
+        """The running Chromium, started on first use (about a second)."""
+        if self._browser is None:
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+            )
+        return self._browser
+
+    def stop(self) -> None:
+        """Close Chromium and stop Playwright, giving the main thread its event loop back."""
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+_CHROMIUM = SharedChromium()
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own fixtures (its browser context) are gone
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop the shared Chromium when the next test is not one of these browser tests."""
+    if nextitem is None or not nextitem.path.is_relative_to(WEB_TESTS):
+        _CHROMIUM.stop()
+
+
+@pytest.fixture
+def chromium_browser() -> Browser:
+    """The Chromium shared by consecutive browser tests (see `SharedChromium`).
 
     When Chromium is missing the tests skip, unless `MAHJONG_REQUIRE_BROWSER=1` (CI):
     then they fail.
@@ -35,10 +83,7 @@ def chromium_browser() -> Iterator[Browser]:
         if os.environ.get("MAHJONG_REQUIRE_BROWSER") == "1":
             pytest.fail(message)
         pytest.skip(message)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    return _CHROMIUM.browser()
 
 
 @pytest.fixture(scope="module")
