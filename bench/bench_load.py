@@ -32,6 +32,17 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 REPO = Path(__file__).resolve().parent.parent
+PROFILE_DIR = os.environ.get("BENCH_PROFILE_DIR")  # set: the hall runs under cProfile
+PROFILE_SERVER = """
+import cProfile, sys, time
+from server.cli.main import main
+output, sys.argv = sys.argv[1], ["mahjong-hall", *sys.argv[2:]]
+profile = cProfile.Profile(time.thread_time)
+try:
+    profile.runcall(main)
+finally:
+    profile.dump_stats(output)
+"""
 SEATS = 4  # Hong Kong tables: four WebSocket clients each
 BARE_PAD = (
     1600  # filler so the bare server's messages match the hall's size (checked in the report)
@@ -45,6 +56,22 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def raise_fd_limit() -> None:
+    """Lift the soft open-file limit to the hard one: 1,000 tables are 4,000 sockets a side."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def rss_kib(pid: int) -> int:
@@ -61,16 +88,26 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
         "MAHJONG_BOT_DELAY": "0",
         "MAHJONG_NEXT_DEAL_SECONDS": "0",
         "MAHJONG_LOG_LEVEL": "WARNING",
+        # Flat-out clients send far more than the 20 messages/s a human may; the bare
+        # server has no limit either, so lift it rather than measure the limiter.
+        "MAHJONG_WS_RATE_PER_SECOND": "1000000",
+        "MAHJONG_WS_RATE_BURST": "1000000",
     }
     if mode == "hall":
         database = workdir / f"bench-{port}.sqlite3"
         command = [sys.executable, "-m", "server.cli.main", "serve", "--port", str(port)]
+        if PROFILE_DIR:
+            # The main thread's CPU time, not wall time: on a busy machine a wall-clock
+            # profile mostly shows where the server was preempted (e.g. in a socket write).
+            output = Path(PROFILE_DIR) / f"hall-{port}.prof"
+            command[1:3] = ["-c", PROFILE_SERVER, str(output)]
         command += ["--database-url", f"sqlite+aiosqlite:///{database}"]
     else:
         command = [sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port)]
-    process = subprocess.Popen(
-        command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    log = open(workdir / f"{mode}-{port}.log", "wb")  # noqa: SIM115 (the server's lifetime)
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=log)
+    if os.environ.get("BENCH_KEEP_LOGS"):
+        print(f"{mode} server log: {log.name}", flush=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with socket.socket() as probe:
@@ -165,7 +202,36 @@ class Table:
         self.changes = 0
         self.bytes = 0
         self.messages = 0
+        self.errors: dict[str, int] = {}
+        self.games = 0
         self.next_action_at = 0.0
+
+    def new_game(self) -> None:
+        """A fresh room: its seqs start again, and no discard is waiting for an answer."""
+        self.seen = [0] * SEATS
+        self.pending = []
+        self.games += 1
+
+
+async def open_table(http: Any, mode: str, index: int) -> list[str]:
+    """A new room with four seated players; the WebSocket URL of each seat."""
+    if mode == "hall":
+        room = (
+            await http.post(
+                "/api/rooms", json={"variant": "hk", "rounds": 4, "deal_seconds": 36000}
+            )
+        ).json()
+        room_id = room["room_id"]
+        tokens = []
+        for seat in range(SEATS):
+            joined = await http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
+            tokens.append(joined.json()["token"])
+    else:
+        room_id, tokens = (
+            f"r{os.getpid()}-{index}-{time.monotonic_ns()}",
+            [f"t{s}" for s in range(SEATS)],
+        )
+    return [f"/ws/rooms/{room_id}?token={token}" for token in tokens]
 
 
 async def drive(
@@ -174,109 +240,128 @@ async def drive(
     import httpx
     from websockets.asyncio.client import connect
 
-    seats: list[tuple[Table, int, str]] = []
-    boards: list[Table] = []
-    pid = os.getpid()
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        for index in range(tables):
-            table = Table()
-            boards.append(table)
-            if mode == "hall":
-                room = (
-                    await http.post(
-                        "/api/rooms", json={"variant": "hk", "rounds": 4, "deal_seconds": 36000}
-                    )
-                ).json()
-                room_id = room["room_id"]
-                tokens = [
-                    (await http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{s}"})).json()[
-                        "token"
-                    ]
-                    for s in range(SEATS)
-                ]
-            else:
-                room_id, tokens = f"r{pid}-{index}", [f"t{s}" for s in range(SEATS)]
-            for seat, token in enumerate(tokens):
-                seats.append(
-                    (table, seat, f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={token}")
-                )
+    boards = [Table() for _ in range(tables)]
+    base = f"ws://127.0.0.1:{port}"
 
-    # Every socket is open before the clock starts, so setup never counts as load.
-    sockets = await asyncio.gather(
-        *(connect(url, max_size=None, compression=None, open_timeout=120) for _, _, url in seats)
-    )
-    measuring = {"on": False}
-    stop_at = time.monotonic() + warmup + seconds
-
-    async def play(table: Table, seat: int, socket_: Any) -> None:
-        answered: tuple[Any, ...] | None = None
-        while time.monotonic() < stop_at:
-            try:
-                text = await asyncio.wait_for(
-                    socket_.recv(), timeout=max(0.01, stop_at - time.monotonic())
+    async def connect_all(urls: list[str]) -> list[Any]:
+        return list(
+            await asyncio.gather(
+                *(
+                    connect(base + url, max_size=None, compression=None, open_timeout=120)
+                    for url in urls
                 )
-            except TimeoutError:
-                break
-            now = time.perf_counter()
-            message = json.loads(text)
-            if message.get("type") != "state":
-                continue
-            seq = message["seq"]
-            if measuring["on"]:
-                table.bytes += len(text)
-                table.messages += 1
-                if seat == 0:
-                    table.changes += 1
-            table.seen[seat] = seq
-            if table.pending:
-                lowest = min(table.seen)
-                while table.pending and table.pending[0][0] < lowest:
-                    _, sent = table.pending.pop(0)
-                    if measuring["on"]:
-                        table.latencies.append(now - sent)
-            legal = message.get("legal") or []
-            decision = (
-                message.get("phase"),
-                message.get("turn"),
-                json.dumps(message.get("last_discard")),
-                message.get("wall_remaining"),
-                message.get("drawn_tile"),
-                len(message.get("hand") or ()),
             )
-            if legal and decision != answered:
-                answered = decision
-                action = quick_choice(legal, message.get("drawn_tile"))
-                if pace > 0:
-                    wait = table.next_action_at - time.monotonic()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    table.next_action_at = time.monotonic() + pace
-                if action["type"] == "discard":
-                    table.pending.append((seq, time.perf_counter()))
-                await socket_.send(json.dumps({"type": "action", "action": action}))
+        )
 
-    async def start_measuring() -> None:
-        await asyncio.sleep(warmup)
-        measuring["on"] = True
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
+        first_urls = [await open_table(http, mode, index) for index in range(tables)]
+        # Every socket is open before the clock starts, so setup never counts as load.
+        first_sockets = await asyncio.gather(*(connect_all(urls) for urls in first_urls))
+        measuring = {"on": False}
+        stop_at = time.monotonic() + warmup + seconds
+        cpu = {"start": 0.0, "end": 0.0}
 
-    await asyncio.gather(
-        start_measuring(),
-        *(
-            play(table, seat, socket_)
-            for (table, seat, _), socket_ in zip(seats, sockets, strict=True)
-        ),
-        return_exceptions=True,
-    )
-    await asyncio.gather(*(socket_.close() for socket_ in sockets), return_exceptions=True)
+        async def play(table: Table, seat: int, socket_: Any) -> None:
+            """One seat until its game ends (return True) or the run does (return False)."""
+            answered: tuple[Any, ...] | None = None
+            while time.monotonic() < stop_at:
+                try:
+                    text = await asyncio.wait_for(
+                        socket_.recv(), timeout=max(0.01, stop_at - time.monotonic())
+                    )
+                except TimeoutError:
+                    break
+                now = time.perf_counter()
+                message = json.loads(text)
+                kind = message.get("type")
+                if kind == "error":
+                    code = str(message.get("code"))
+                    table.errors[code] = table.errors.get(code, 0) + 1
+                    continue
+                if kind == "result" and message.get("game_over"):
+                    return True
+                if kind != "state":
+                    continue
+                seq = message["seq"]
+                if measuring["on"]:
+                    table.bytes += len(text)
+                    table.messages += 1
+                    if seat == 0:
+                        table.changes += 1
+                table.seen[seat] = seq
+                if table.pending:
+                    lowest = min(table.seen)
+                    while table.pending and table.pending[0][0] < lowest:
+                        _, sent = table.pending.pop(0)
+                        if measuring["on"]:
+                            table.latencies.append(now - sent)
+                legal = message.get("legal") or []
+                decision = (
+                    message.get("phase"),
+                    message.get("turn"),
+                    json.dumps(message.get("last_discard")),
+                    message.get("wall_remaining"),
+                    message.get("drawn_tile"),
+                    len(message.get("hand") or ()),
+                )
+                if legal and decision != answered:
+                    answered = decision
+                    action = quick_choice(legal, message.get("drawn_tile"))
+                    if pace > 0:
+                        wait = table.next_action_at - time.monotonic()
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                        table.next_action_at = time.monotonic() + pace
+                    if action["type"] == "discard":
+                        table.pending.append((seq, time.perf_counter()))
+                    await socket_.send(json.dumps({"type": "action", "action": action}))
+            return False
+
+        async def run_table(index: int, sockets: list[Any]) -> None:
+            """Play game after game: a finished game's table sits down in a fresh room."""
+            table = boards[index]
+            while True:
+                ended = await asyncio.gather(
+                    *(play(table, seat, socket_) for seat, socket_ in enumerate(sockets))
+                )
+                await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
+                if not all(ended) or time.monotonic() >= stop_at:
+                    return
+                table.new_game()
+                sockets = await connect_all(await open_table(http, mode, index))
+
+        async def start_measuring() -> None:
+            await asyncio.sleep(warmup)
+            measuring["on"] = True
+            cpu["start"] = time.process_time()
+            await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+            cpu["end"] = time.process_time()
+
+        outcomes = await asyncio.gather(
+            start_measuring(),
+            *(run_table(index, sockets) for index, sockets in enumerate(first_sockets)),
+            return_exceptions=True,
+        )
+    failures = [repr(outcome) for outcome in outcomes if isinstance(outcome, BaseException)]
+    errors: dict[str, int] = {}
+    for table in boards:
+        for code, count in table.errors.items():
+            errors[code] = errors.get(code, 0) + count
     return {
         "changes": sum(t.changes for t in boards),
         "latencies": [x for t in boards for x in t.latencies],
         "bytes": sum(t.bytes for t in boards),
         "messages": sum(t.messages for t in boards),
+        "errors": errors,
+        "failures": failures[:3],
+        "stalled": sum(1 for t in boards if t.changes == 0),
+        "games": sum(t.games for t in boards),
+        "client_cpu_s": cpu["end"] - cpu["start"],
     }
 
 
 def worker(job: tuple[str, int, int, float, float, float]) -> dict[str, Any]:
+    raise_fd_limit()
     return asyncio.run(drive(*job))
 
 
@@ -297,14 +382,20 @@ def measure(
         jobs = [(mode, port, n, seconds, pace, warmup) for n in per_worker if n]
         with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
             pending = pool.map_async(worker, jobs)
-            # The peak while the tables play (the tables all exist by then).
+            # The peak while the tables play (the tables all exist by then), and the
+            # server's CPU time over the measured seconds (the clients start the clock
+            # once every socket is open, so the window is found from their reports).
             busy_rss = idle_rss
+            samples: list[tuple[float, tuple[float, float]]] = []
             while not pending.ready():
                 busy_rss = max(busy_rss, rss_kib(server.pid))
-                pending.wait(0.5)
+                samples.append((time.monotonic(), cpu_seconds(server.pid)))
+                pending.wait(0.25)
             parts = pending.get(timeout=60)
     finally:
-        server.send_signal(signal.SIGTERM)
+        # uvicorn re-raises the signal once shut down: SIGINT ends in KeyboardInterrupt,
+        # which lets cProfile write its file, where SIGTERM would kill the process.
+        server.send_signal(signal.SIGINT if PROFILE_DIR else signal.SIGTERM)
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -313,6 +404,19 @@ def measure(
     latencies = sorted(x for part in parts for x in part["latencies"])
     changes = sum(part["changes"] for part in parts)
     messages = sum(part["messages"] for part in parts)
+    errors: dict[str, int] = {}
+    for part in parts:
+        for code, count in part["errors"].items():
+            errors[code] = errors.get(code, 0) + count
+    # The last `seconds` before the clients stopped: the measured window.
+    end = samples[-1][0] if samples else 0.0
+    window = [cpu for moment, cpu in samples if moment >= end - seconds]
+    user, system = (
+        (window[-1][0] - window[0][0], window[-1][1] - window[0][1])
+        if len(window) > 1
+        else (float("nan"), float("nan"))
+    )
+    server_cpu = user + system
     return {
         "mode": mode,
         "tables": tables,
@@ -322,6 +426,14 @@ def measure(
         "samples": len(latencies),
         "kib_per_table": (busy_rss - idle_rss) / tables,
         "mean_message_bytes": sum(part["bytes"] for part in parts) / max(1, messages),
+        "server_cpu_pct": 100 * server_cpu / seconds,
+        "server_sys_pct": 100 * system / seconds,
+        "server_cpu_us_per_action": 1e6 * server_cpu / max(1, changes),
+        "client_cpu_pct": 100 * sum(part["client_cpu_s"] for part in parts) / seconds,
+        "errors": errors,
+        "stalled": sum(part["stalled"] for part in parts),
+        "games": sum(part["games"] for part in parts),
+        "failures": [f for part in parts for f in part["failures"]][:3],
     }
 
 
@@ -349,6 +461,7 @@ def main() -> int:
     if args.bare_server:
         run_bare_server(args.bare_server)
         return 0
+    raise_fd_limit()
     rows = []
     with tempfile.TemporaryDirectory(dir=args.database_dir) as workdir:
         for tables in [int(n) for n in args.tables.split(",")]:
@@ -358,9 +471,19 @@ def main() -> int:
                 print(
                     f"{mode:5} tables={tables:5} actions/s={row['actions_per_s']:8.1f} "
                     f"p50={row['p50_ms']:7.1f} ms p99={row['p99_ms']:7.1f} ms (n={row['samples']}) "
-                    f"mem/table={row['kib_per_table']:7.1f} KiB msg={row['mean_message_bytes']:.0f} B",
+                    f"mem/table={row['kib_per_table']:7.1f} KiB msg={row['mean_message_bytes']:.0f} B "
+                    f"server CPU={row['server_cpu_pct']:.0f}% "
+                    f"(sys {row['server_sys_pct']:.0f}%) "
+                    f"({row['server_cpu_us_per_action']:.0f} us/action) "
+                    f"clients CPU={row['client_cpu_pct']:.0f}% new games={row['games']}",
                     flush=True,
                 )
+                if row["errors"] or row["stalled"] or row["failures"]:
+                    print(
+                        f"      errors={row['errors']} stalled tables={row['stalled']} "
+                        f"failures={row['failures']}",
+                        flush=True,
+                    )
     by_tables: dict[int, dict[str, dict[str, Any]]] = {}
     for row in rows:
         by_tables.setdefault(row["tables"], {})[row["mode"]] = row

@@ -51,5 +51,9 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=WS_PING_TIMEOUT,
         ws_max_size=WS_MAX_SIZE,
         log_config=log_config,
+        # uvicorn's implementations (docs/benchmarks.md, "Server load", compares them).
+        loop=os.environ.get("MAHJONG_UVICORN_LOOP", "auto"),
+        http=os.environ.get("MAHJONG_UVICORN_HTTP", "auto"),
+        ws=os.environ.get("MAHJONG_UVICORN_WS", "auto"),
     )
     return 0

@@ -19,6 +19,18 @@ def view(state: DealState, seat: str | None) -> dict[str, Any]:
     """The JSON-ready view of `state` for `seat`, or for a spectator when `seat` is None."""
     if seat is not None and seat not in state.seats:
         raise EngineError(f"seat {seat!r} does not play at this table")
+    shown = public_view(state)
+    shown["me"] = seat
+    if seat is not None:
+        shown.update(own_view(state, seat))
+    return shown
+
+
+def public_view(state: DealState) -> dict[str, Any]:
+    """What every seat and spectator sees alike: `view` without `me` and a seat's own tiles.
+
+    A server sends it to many connections, so it can build (and encode) it once.
+    """
     last = state.last_discard
     players = {}
     for name, player in state.players.items():
@@ -29,10 +41,9 @@ def view(state: DealState, seat: str | None) -> dict[str, Any]:
             "bonus": list(player.bonus),
             "drawn": player.drawn is not None,
         }
-    shown: dict[str, Any] = {
+    return {
         "variant": state.variant.name,
         "seats": list(state.seats),
-        "me": seat,
         "round_wind": state.settings.round_wind,
         "dealer": "E",
         "phase": state.phase,
@@ -45,13 +56,19 @@ def view(state: DealState, seat: str | None) -> dict[str, Any]:
         "payments": [dict(paid) for paid in state.payments],
         "result": state.result,
     }
-    if seat is not None:
-        player = state.players[seat]
-        hand = list(player.hand)
-        if player.drawn is not None:
-            hand.remove(player.drawn)
-        shown["hand"] = in_tile_order(hand)
-        shown["drawn_tile"] = player.drawn
-        its_turn = state.turn == seat and state.phase == DISCARD_PHASE
-        shown["forbidden"] = list(forbidden_now(state)) if its_turn else []
-    return shown
+
+
+def own_view(state: DealState, seat: str) -> dict[str, Any]:
+    """What only `seat` sees: its concealed tiles, its drawn tile, what it may not throw."""
+    if seat not in state.seats:
+        raise EngineError(f"seat {seat!r} does not play at this table")
+    player = state.players[seat]
+    hand = list(player.hand)
+    if player.drawn is not None:
+        hand.remove(player.drawn)
+    its_turn = state.turn == seat and state.phase == DISCARD_PHASE
+    return {
+        "hand": in_tile_order(hand),
+        "drawn_tile": player.drawn,
+        "forbidden": list(forbidden_now(state)) if its_turn else [],
+    }

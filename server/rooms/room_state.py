@@ -12,11 +12,11 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from server.engine import pending_seats
+from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay
-from server.rooms.messages import room_json, state_message
+from server.rooms.messages import StateTexts, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
@@ -59,6 +59,7 @@ class RoomState:
         self._timers: set[asyncio.Task[None]] = set()
         self._tokens = iter(range(1, 1 << 62))
         self._task: asyncio.Task[None] | None = None
+        self._texts: StateTexts | None = None  # the last broadcast's messages
         self.closed = asyncio.Event()
 
     def player_for_token(self, token: str) -> Player | None:
@@ -190,32 +191,43 @@ class RoomState:
         assert self.deal is not None
         return str(self.deal.state.settings.round_wind)
 
-    def _state_for(self, seat: str | None, room: dict[str, Any] | str | None = None) -> str:
+    def _state_texts(self, room: str | None = None) -> StateTexts:
         deal = self.deal
-        return state_message(
+        return StateTexts(
             seq=self.seq,
             deal_state=deal.state if deal else None,
-            seat=seat,
             turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal else {},
             deal_deadline=deal.deadline if deal and not deal.ended else None,
-            room=room if room is not None else self.public_room(),
+            room=room if room is not None else room_json(self.public_room()),
             can_act=self.status == "playing",
         )
+
+    def _state_for(self, seat: str | None) -> str:
+        return self._state_texts().text_for(seat)
+
+    def legal_now(self, seat: str) -> list[Action]:
+        """`seat`'s legal actions in the deal as it stands: those of the last broadcast
+        when it showed this very state (worked out once per version), else fresh ones."""
+        deal = self.deal
+        assert deal is not None
+        texts = self._texts
+        if texts is not None and texts.deal_state is deal.state and texts.can_act:
+            return texts.legal_for(seat)
+        return legal_actions(deal.state, seat)
 
     def _broadcast(self, bumped: bool = False) -> None:
         """Send every connection its own `state` at the current `seq`."""
         if not bumped:
             self.seq += 1
-        room = room_json(self.public_room())
+        texts = self._state_texts()
+        self._texts = texts
         deal = self.deal
-        spectator_text: str | None = None
         if self.spectators:
-            spectator_text = self._state_for(None, room)
+            spectator_text = texts.text_for(None)
             for connection in list(self.spectators):
                 connection.push(spectator_text)
         for index, connection in list(self.player_connections.items()):
-            seat = deal.seat_of(index) if deal else None
-            connection.push(self._state_for(seat, room))
+            connection.push(texts.text_for(deal.seat_of(index) if deal else None))
 
     def _send_all(self, text: str) -> None:
         for connection in [*self.player_connections.values(), *self.spectators]:
