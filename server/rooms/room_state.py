@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable
 from typing import Any
 
 from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
-from server.rooms.clock import Clock
+from server.rooms.clock import Clock, SystemClock
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import StateTexts, room_json
 from server.rooms.players import Player
@@ -56,7 +56,8 @@ class RoomState:
         self.next_deal_at: float | None = None
         self.idle_since: float | None = created_at
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._timers: set[asyncio.Task[None]] = set()
+        self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
+        self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
         self._tokens = iter(range(1, 1 << 62))
         self._task: asyncio.Task[None] | None = None
         self._texts: StateTexts | None = None  # the last broadcast's messages
@@ -104,7 +105,11 @@ class RoomState:
             token = next(self._tokens)
             deadline = now + self.settings.turn_seconds
             turns[seat] = (deadline, token)
-            self._schedule(deadline, cmd.TurnTimeout(seat, token))
+            self._turn_timers[token] = self._schedule(deadline, cmd.TurnTimeout(seat, token))
+        # A superseded turn timer would only wake the actor to be ignored: drop it now.
+        kept = {token for _, token in turns.values()}
+        for token in [token for token in self._turn_timers if token not in kept]:
+            self._turn_timers.pop(token)()
         deal.turns = turns
 
     def _hand_covered_turns_to_bots(self) -> None:
@@ -119,23 +124,43 @@ class RoomState:
                     moment = max(moment, player.joined_at + self.table_settings.join_grace_seconds)
                 self._schedule(moment, cmd.BotTurn(seat, token))
 
-    def _schedule(self, moment: float, command: Any) -> None:
-        """Put `command` on the queue once the clock reaches `moment`."""
+    def _schedule(self, moment: float, command: Any) -> Callable[[], Any]:
+        """Put `command` on the queue once the clock reaches `moment`; returns a canceller.
+
+        On the real clock a timer is a loop callback, not a task: every action re-arms a
+        turn timer, and at a thousand tables thousands of sleeping tasks cost real time.
+        """
+        if type(self.clock) is SystemClock:
+            return self._call_at(moment, command)
 
         async def fire() -> None:
             await self.clock.sleep_until(moment)
             await self.queue.put(command)
 
-        self._spawn(fire())
-
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(coroutine)
+        task = asyncio.create_task(fire())
         self._timers.add(task)
         task.add_done_callback(self._timers.discard)
+        return task.cancel
+
+    def _call_at(self, moment: float, command: Any) -> Callable[[], Any]:
+        loop = asyncio.get_running_loop()
+        handle: asyncio.TimerHandle | None = None
+
+        def fire() -> None:
+            self._timers.discard(handle)
+            if self.clock.now() < moment:  # the loop keeps monotonic time: re-check the wall
+                cancels[0] = self._call_at(moment, command)
+                return
+            self.queue.put_nowait(command)
+
+        handle = loop.call_later(max(0.0, moment - self.clock.now()), fire)
+        self._timers.add(handle)
+        cancels: list[Callable[[], Any]] = [handle.cancel]
+        return lambda: cancels[0]()
 
     def _cancel_timers(self) -> None:
-        for task in list(self._timers):
-            task.cancel()
+        for timer in list(self._timers):
+            timer.cancel()
         self._timers.clear()
 
     # ----------------------------------------------------------------- broadcasting
