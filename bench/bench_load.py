@@ -20,6 +20,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import random
 import signal
 import socket
 import statistics
@@ -254,12 +255,18 @@ async def drive(
         )
 
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
-        first_urls = [await open_table(http, mode, index) for index in range(tables)]
+        opening = asyncio.Semaphore(16)  # rooms set up a few at a time, not one by one
+
+        async def open_one(index: int) -> list[str]:
+            async with opening:
+                return await open_table(http, mode, index)
+
+        first_urls = await asyncio.gather(*(open_one(index) for index in range(tables)))
         # Every socket is open before the clock starts, so setup never counts as load.
         first_sockets = await asyncio.gather(*(connect_all(urls) for urls in first_urls))
         measuring = {"on": False}
         stop_at = time.monotonic() + warmup + seconds
-        cpu = {"start": 0.0, "end": 0.0}
+        cpu = {"start": 0.0, "end": 0.0, "from": 0.0, "to": 0.0}
 
         async def play(table: Table, seat: int, socket_: Any) -> None:
             """One seat until its game ends (return True) or the run does (return False)."""
@@ -320,6 +327,10 @@ async def drive(
         async def run_table(index: int, sockets: list[Any]) -> None:
             """Play game after game: a finished game's table sits down in a fresh room."""
             table = boards[index]
+            # Tables do not all act in the same instant: each starts its pace at a random
+            # phase, as independent players would (otherwise every second brings one burst
+            # of all the tables' actions at once).
+            table.next_action_at = time.monotonic() + random.uniform(0, pace)
             while True:
                 ended = await asyncio.gather(
                     *(play(table, seat, socket_) for seat, socket_ in enumerate(sockets))
@@ -333,9 +344,9 @@ async def drive(
         async def start_measuring() -> None:
             await asyncio.sleep(warmup)
             measuring["on"] = True
-            cpu["start"] = time.process_time()
+            cpu["start"], cpu["from"] = time.process_time(), time.time()
             await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
-            cpu["end"] = time.process_time()
+            cpu["end"], cpu["to"] = time.process_time(), time.time()
 
         outcomes = await asyncio.gather(
             start_measuring(),
@@ -357,6 +368,7 @@ async def drive(
         "stalled": sum(1 for t in boards if t.changes == 0),
         "games": sum(t.games for t in boards),
         "client_cpu_s": cpu["end"] - cpu["start"],
+        "window": (cpu["from"], cpu["to"]),  # wall clock, to find the server's CPU in it
     }
 
 
@@ -389,7 +401,7 @@ def measure(
             samples: list[tuple[float, tuple[float, float]]] = []
             while not pending.ready():
                 busy_rss = max(busy_rss, rss_kib(server.pid))
-                samples.append((time.monotonic(), cpu_seconds(server.pid)))
+                samples.append((time.time(), cpu_seconds(server.pid)))
                 pending.wait(0.25)
             parts = pending.get(timeout=60)
     finally:
@@ -409,14 +421,19 @@ def measure(
         for code, count in part["errors"].items():
             errors[code] = errors.get(code, 0) + count
     # The last `seconds` before the clients stopped: the measured window.
-    end = samples[-1][0] if samples else 0.0
-    window = [cpu for moment, cpu in samples if moment >= end - seconds]
+    # The server's CPU over the measured seconds only (not setup, nor the bots that take
+    # over the seats once the clients hang up).
+    start = min(part["window"][0] for part in parts)
+    end = max(part["window"][1] for part in parts)
+    window = [cpu for moment, cpu in samples if start <= moment <= end]
+    span = [moment for moment, _ in samples if start <= moment <= end]
     user, system = (
         (window[-1][0] - window[0][0], window[-1][1] - window[0][1])
         if len(window) > 1
         else (float("nan"), float("nan"))
     )
     server_cpu = user + system
+    sampled = (span[-1] - span[0]) if len(span) > 1 else float("nan")
     return {
         "mode": mode,
         "tables": tables,
@@ -426,9 +443,9 @@ def measure(
         "samples": len(latencies),
         "kib_per_table": (busy_rss - idle_rss) / tables,
         "mean_message_bytes": sum(part["bytes"] for part in parts) / max(1, messages),
-        "server_cpu_pct": 100 * server_cpu / seconds,
-        "server_sys_pct": 100 * system / seconds,
-        "server_cpu_us_per_action": 1e6 * server_cpu / max(1, changes),
+        "server_cpu_pct": 100 * server_cpu / sampled,
+        "server_sys_pct": 100 * system / sampled,
+        "server_cpu_us_per_action": 1e6 * server_cpu / max(1.0, changes * sampled / seconds),
         "client_cpu_pct": 100 * sum(part["client_cpu_s"] for part in parts) / seconds,
         "errors": errors,
         "stalled": sum(part["stalled"] for part in parts),
