@@ -1,0 +1,101 @@
+"""The action log's batch INSERT on SQLite, in one hop to a thread of its own.
+
+Through SQLAlchemy and aiosqlite, one batch (begin, cursor, execute, close, commit, the
+pool's reset) crosses to the database thread and back half a dozen times, each crossing a
+wake-up of two threads and a fight for the GIL. At a human pace, with batches of one or
+two rows, those hops were most of the server's CPU per action (docs/benchmarks.md,
+"Server load"). Here the whole batch (executemany and commit) is one call on a plain
+`sqlite3` connection in a single-thread executor.
+
+The values are converted by SQLAlchemy's own bind processors for this dialect, so the rows
+are stored exactly as `deal_actions.insert()` would store them; everything else (reads, the
+one-row retries that explain a refused batch) still goes through SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from server.store.database import sqlite_synchronous
+from server.store.schema import deal_actions
+
+
+def sqlite_file(engine: AsyncEngine) -> str | None:
+    """The SQLite file behind `engine`, or None for an in-memory database."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    return database
+
+
+class SqliteBatchInsert:
+    """Inserts action rows and commits, on its own connection and thread."""
+
+    def __init__(self, engine: AsyncEngine, path: str) -> None:
+        dialect = engine.dialect
+        columns = list(deal_actions.columns)
+        self._names = [column.name for column in columns]
+        self._processors: list[Callable[[Any], Any] | None] = [
+            column.type.dialect_impl(dialect).bind_processor(dialect) for column in columns
+        ]
+        self._sql = (
+            f"INSERT INTO deal_actions ({', '.join(self._names)}) "
+            f"VALUES ({', '.join('?' for _ in columns)})"
+        )
+        self._path = path
+        self._synchronous = sqlite_synchronous()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="action-log")
+        self._db: sqlite3.Connection | None = None
+        self.commits = 0  # batches committed (tests check that appends share commits)
+
+    def _row(self, row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(
+            row[name] if process is None else process(row[name])
+            for name, process in zip(self._names, self._processors, strict=True)
+        )
+
+    async def insert(self, rows: list[dict[str, Any]]) -> None:
+        """Insert and commit `rows`; a refused batch raises SQLAlchemy's IntegrityError."""
+        values = [self._row(row) for row in rows]
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._executor, self._write, values)
+        except sqlite3.IntegrityError as error:
+            raise IntegrityError(self._sql, None, error) from error
+
+    def _write(self, values: list[tuple[Any, ...]]) -> None:
+        db = self._db if self._db is not None else self._open()
+        try:
+            db.executemany(self._sql, values)
+            db.commit()
+        except BaseException:
+            db.rollback()
+            raise
+        self.commits += 1
+
+    def _open(self) -> sqlite3.Connection:
+        # The same settings as the store's other connections (database.py).
+        db = sqlite3.connect(self._path, timeout=30)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={self._synchronous}")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=30000")
+        self._db = db
+        return db
+
+    async def close(self) -> None:
+        """Close the connection and stop the thread."""
+
+        def close() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        await asyncio.get_running_loop().run_in_executor(self._executor, close)
+        self._executor.shutdown(wait=True)
