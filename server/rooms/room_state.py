@@ -61,6 +61,7 @@ class RoomState:
         self._tokens = iter(range(1, 1 << 62))
         self._task: asyncio.Task[None] | None = None
         self._texts: StateTexts | None = None  # the last broadcast's messages
+        self._room_cache: tuple[tuple[Any, ...], str] | None = None
         self.closed = asyncio.Event()
 
     def player_for_token(self, token: str) -> Player | None:
@@ -212,6 +213,22 @@ class RoomState:
             "spectators": len(self.spectators),
         }
 
+    def _room_text(self) -> str:
+        """`public_room()` encoded, kept while nothing it shows has changed: most broadcasts
+        (a discard, a pass) change the table but not the room."""
+        deal = self.deal
+        key = (
+            self.status,
+            (deal.deal_id, deal.ended) if deal else None,
+            len(self.players),
+            tuple(sorted(self.player_connections)),
+            len(self.spectators),
+            tuple(sorted(self.running_scores.items())),
+        )
+        if self._room_cache is None or self._room_cache[0] != key:
+            self._room_cache = (key, room_json(self.public_room()))
+        return self._room_cache[1]
+
     def _deal_round_wind(self) -> str:
         assert self.deal is not None
         return str(self.deal.state.settings.round_wind)
@@ -223,7 +240,7 @@ class RoomState:
             deal_state=deal.state if deal else None,
             turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal else {},
             deal_deadline=deal.deadline if deal and not deal.ended else None,
-            room=room if room is not None else room_json(self.public_room()),
+            room=room if room is not None else self._room_text(),
             can_act=self.status == "playing",
         )
 

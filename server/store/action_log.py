@@ -45,6 +45,11 @@ class ActionLogWriter:
         """Return once `row` is committed; raise if it was refused (duplicate seq, no deal)."""
         committed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((row, committed))
+        if len(self._pending) == 1 and not self._flush_lock.locked():
+            # The first row of a batch lets the loop finish its turn, so the rows other
+            # tables append in the same turn share the commit even when a commit itself
+            # never waits (SQLite under synchronous=NORMAL writes without an fsync).
+            await asyncio.sleep(0)
         async with self._flush_lock:
             # Our row may already be in a batch still committing (its flusher was
             # cancelled and let go of the lock): then there may be nothing left to flush.
