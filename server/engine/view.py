@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.engine.deal import pending_seats
-from server.engine.deal_state import DISCARD_PHASE, DealState, in_tile_order
+from server.engine.deal_state import DISCARD_PHASE, DealState, SeatState, in_tile_order
 from server.engine.errors import EngineError
 from server.engine.turns import forbidden_now
 
@@ -31,16 +31,14 @@ def public_view(state: DealState) -> dict[str, Any]:
 
     A server sends it to many connections, so it can build (and encode) it once.
     """
+    shown = table_view(state)
+    shown["players"] = {name: seat_public_view(player) for name, player in state.players.items()}
+    return shown
+
+
+def table_view(state: DealState) -> dict[str, Any]:
+    """`public_view` without `players` (the part that changes with every move)."""
     last = state.last_discard
-    players = {}
-    for name, player in state.players.items():
-        players[name] = {
-            "hand_count": len(player.hand),
-            "melds": [meld.to_json() for meld in player.melds],
-            "discards": list(player.discards),
-            "bonus": list(player.bonus),
-            "drawn": player.drawn is not None,
-        }
     return {
         "variant": state.variant.name,
         "seats": list(state.seats),
@@ -51,10 +49,20 @@ def public_view(state: DealState) -> dict[str, Any]:
         "wall_remaining": max(state.wall_remaining, 0),
         "last_discard": {"seat": last[0], "tile": last[1]} if last is not None else None,
         "pending": pending_seats(state),
-        "players": players,
         "scores": state.net_scores(),
         "payments": [dict(paid) for paid in state.payments],
         "result": state.result,
+    }
+
+
+def seat_public_view(player: SeatState) -> dict[str, Any]:
+    """What everyone sees of one seat: how many tiles it hides, never which."""
+    return {
+        "hand_count": len(player.hand),
+        "melds": [meld.to_json() for meld in player.melds],
+        "discards": list(player.discards),
+        "bonus": list(player.bonus),
+        "drawn": player.drawn is not None,
     }
 
 

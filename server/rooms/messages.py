@@ -11,7 +11,7 @@ import functools
 import json
 from typing import Any
 
-from server.engine import Action, legal_actions, own_view, public_view
+from server.engine import Action, legal_actions, own_view, seat_public_view, table_view
 
 
 def epoch_ms(moment: float | None) -> int | None:
@@ -38,18 +38,23 @@ class StateTexts:
         deal_deadline: float | None,
         room: dict[str, Any] | str,
         can_act: bool = True,
+        seat_texts: dict[str, tuple[Any, str]] | None = None,
     ) -> None:
         self.deal_state = deal_state
         self.turn_deadlines = turn_deadlines
         self.can_act = can_act
         self.legal: dict[str, list[Action]] = {}
+        self._seat_texts = seat_texts if seat_texts is not None else {}
         shared: dict[str, Any] = {"type": "state", "seq": seq}
         if deal_state is None:
             shared["phase"] = "waiting"
         else:
-            shared.update(public_view(deal_state))
+            shared.update(table_view(deal_state))
         shared["deal_deadline"] = epoch_ms(deal_deadline)
         self._head = _dumps(shared)[:-1]  # the shared members, the object left open
+        if deal_state is not None:
+            self._head += f',"players":{{{_players_text(deal_state, self._seat_texts)}}}'
+
         self._room = room if isinstance(room, str) else _dumps(room)
         self._any_deadline = epoch_ms(min(turn_deadlines.values())) if turn_deadlines else None
 
@@ -66,18 +71,34 @@ class StateTexts:
         """The `state` for `seat` (`None`: a spectator)."""
         own: dict[str, Any] = {"me": seat}
         deadline = self._any_deadline
+        tiles = ""
         if seat is not None:
             if self.deal_state is not None:
-                own.update(own_view(self.deal_state, seat))
+                tiles = "," + self._own_tiles(seat)
             own_deadline = self.turn_deadlines.get(seat)
             if own_deadline is not None:
                 deadline = epoch_ms(own_deadline)
         own["turn_deadline"] = deadline
         legal = self.legal_for(seat) if seat is not None else []
         return (
-            f"{self._head},{_dumps(own)[1:-1]},"
+            f"{self._head},{_dumps(own)[1:-1]}{tiles},"
             f'"legal":[{",".join(map(action_text, legal))}],"room":{self._room}}}'
         )
+
+    def _own_tiles(self, seat: str) -> str:
+        """`own_view` encoded (without braces); kept per seat while its tiles stay the same
+        object and it is not that seat's turn (its forbidden tiles depend on the turn)."""
+        state = self.deal_state
+        assert state is not None
+        if state.phase == "discard" and state.turn == seat:
+            return _dumps(own_view(state, seat))[1:-1]
+        player = state.players[seat]
+        key = f"own {seat}"
+        kept = self._seat_texts.get(key)
+        if kept is None or kept[0] is not player:
+            kept = (player, _dumps(own_view(state, seat))[1:-1])
+            self._seat_texts[key] = kept
+        return kept[1]
 
 
 def state_message(
@@ -104,6 +125,21 @@ def state_message(
         can_act=can_act,
     )
     return texts.text_for(seat)
+
+
+def _players_text(deal_state: Any, seat_texts: dict[str, tuple[Any, str]]) -> str:
+    """The public side of every seat, encoded. A seat's tiles are copied before they change
+    (the engine's copy-on-write), so while a seat's object is the same its text is too;
+    `seat_texts` keeps the last one per seat (most moves change one seat, a pass none)."""
+    cache = seat_texts
+    parts = []
+    for name, player in deal_state.players.items():
+        kept = cache.get(name)
+        if kept is None or kept[0] is not player:
+            kept = (player, _dumps(seat_public_view(player)))
+            cache[name] = kept
+        parts.append(f"{_dumps(name)}:{kept[1]}")
+    return ",".join(parts)
 
 
 @functools.lru_cache(maxsize=8192)

@@ -62,6 +62,7 @@ class RoomState:
         self._task: asyncio.Task[None] | None = None
         self._texts: StateTexts | None = None  # the last broadcast's messages
         self._room_cache: tuple[tuple[Any, ...], str] | None = None
+        self._seat_texts: dict[str, tuple[Any, str]] = {}  # seat -> (its tiles, their JSON)
         self.closed = asyncio.Event()
 
     def player_for_token(self, token: str) -> Player | None:
@@ -242,6 +243,7 @@ class RoomState:
             deal_deadline=deal.deadline if deal and not deal.ended else None,
             room=room if room is not None else self._room_text(),
             can_act=self.status == "playing",
+            seat_texts=self._seat_texts,
         )
 
     def _state_for(self, seat: str | None) -> str:

@@ -17,6 +17,7 @@ one-row retries that explain a refused batch) still goes through SQLAlchemy.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +29,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from server.store.database import sqlite_synchronous
 from server.store.schema import deal_actions
 
+log = logging.getLogger(__name__)
+
 
 def sqlite_file(engine: AsyncEngine) -> str | None:
     """The SQLite file behind `engine`, or None for an in-memory database."""
@@ -35,6 +38,11 @@ def sqlite_file(engine: AsyncEngine) -> str | None:
     if engine.dialect.name != "sqlite" or not database or database == ":memory:":
         return None
     return database
+
+
+# Commits on the loop's connection between two checkpoints (SQLite's own default is a
+# checkpoint once the WAL holds 1,000 pages; each small commit adds a page or two).
+CHECKPOINT_EVERY = 500
 
 
 class SqliteBatchInsert:
@@ -57,6 +65,7 @@ class SqliteBatchInsert:
         self._db: sqlite3.Connection | None = None  # the thread's connection
         self._inline: sqlite3.Connection | None = None  # the event loop thread's
         self.commits = 0  # batches committed (tests check that appends share commits)
+        self._since_checkpoint = 0
 
     def _row(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(
@@ -92,7 +101,20 @@ class SqliteBatchInsert:
             db.rollback()
             raise
         self.commits += 1
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            # SQLite would checkpoint inside a commit, i.e. on the loop, fsync included:
+            # the loop's connection never does; the thread does it without blocking anyone.
+            self._since_checkpoint = 0
+            checkpoint = asyncio.get_running_loop().run_in_executor(
+                self._executor, self._checkpoint
+            )
+            checkpoint.add_done_callback(_report_failure)
         return True
+
+    def _checkpoint(self) -> None:
+        db = self._db if self._db is not None else self._open(inline=False)
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def _write(self, values: list[tuple[Any, ...]]) -> None:
         db = self._db if self._db is not None else self._open(inline=False)
@@ -114,6 +136,7 @@ class SqliteBatchInsert:
         db.execute("PRAGMA foreign_keys=ON")
         db.execute(f"PRAGMA busy_timeout={busy_ms}")
         if inline:
+            db.execute("PRAGMA wal_autocheckpoint=0")
             self._inline = db
         else:
             self._db = db
@@ -132,3 +155,9 @@ class SqliteBatchInsert:
             self._inline = None
         await asyncio.get_running_loop().run_in_executor(self._executor, close)
         self._executor.shutdown(wait=True)
+
+
+def _report_failure(done: asyncio.Future[None]) -> None:
+    # A failed checkpoint loses nothing (the WAL keeps every commit); say so and go on.
+    if not done.cancelled() and done.exception() is not None:
+        log.warning("WAL checkpoint failed: %s", done.exception())
