@@ -31,8 +31,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from load_clients import SEATS, raise_fd_limit, worker
+
 REPO = Path(__file__).resolve().parent.parent
-SEATS = 4  # Hong Kong tables: four WebSocket clients each
+PROFILE_DIR = os.environ.get("BENCH_PROFILE_DIR")  # set: the hall runs under cProfile
+PROFILE_SERVER = """
+import cProfile, sys, time
+from server.cli.main import main
+output, sys.argv = sys.argv[1], ["mahjong-hall", *sys.argv[2:]]
+profile = cProfile.Profile(time.thread_time)
+try:
+    profile.runcall(main)
+finally:
+    profile.dump_stats(output)
+"""
 BARE_PAD = (
     1600  # filler so the bare server's messages match the hall's size (checked in the report)
 )
@@ -45,6 +57,13 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def rss_kib(pid: int) -> int:
@@ -61,16 +80,26 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
         "MAHJONG_BOT_DELAY": "0",
         "MAHJONG_NEXT_DEAL_SECONDS": "0",
         "MAHJONG_LOG_LEVEL": "WARNING",
+        # Flat-out clients send far more than the 20 messages/s a human may; the bare
+        # server has no limit either, so lift it rather than measure the limiter.
+        "MAHJONG_WS_RATE_PER_SECOND": "1000000",
+        "MAHJONG_WS_RATE_BURST": "1000000",
     }
     if mode == "hall":
         database = workdir / f"bench-{port}.sqlite3"
         command = [sys.executable, "-m", "server.cli.main", "serve", "--port", str(port)]
+        if PROFILE_DIR:
+            # The main thread's CPU time, not wall time: on a busy machine a wall-clock
+            # profile mostly shows where the server was preempted (e.g. in a socket write).
+            output = Path(PROFILE_DIR) / f"hall-{port}.prof"
+            command[1:3] = ["-c", PROFILE_SERVER, str(output)]
         command += ["--database-url", f"sqlite+aiosqlite:///{database}"]
     else:
         command = [sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port)]
-    process = subprocess.Popen(
-        command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    log = open(workdir / f"{mode}-{port}.log", "wb")  # noqa: SIM115 (the server's lifetime)
+    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=log)
+    if os.environ.get("BENCH_KEEP_LOGS"):
+        print(f"{mode} server log: {log.name}", flush=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with socket.socket() as probe:
@@ -140,146 +169,6 @@ def run_bare_server(port: int) -> None:
     asyncio.run(main())
 
 
-# ----------------------------------------------------------------------------- clients
-
-
-def quick_choice(legal: list[dict[str, Any]], drawn: str | None) -> dict[str, Any]:
-    by_type = {action["type"]: action for action in reversed(legal)}
-    for kind in ("win", "pass"):
-        if kind in by_type:
-            return by_type[kind]
-    discards = [action for action in legal if action["type"] == "discard"]
-    for action in discards:
-        if action.get("tile") == drawn:
-            return action
-    return discards[0] if discards else legal[0]
-
-
-class Table:
-    """The four clients of one table, with the measurements of their actions."""
-
-    def __init__(self) -> None:
-        self.seen = [0] * SEATS
-        self.pending: list[tuple[int, float]] = []  # (seq the discard answered, sent at)
-        self.latencies: list[float] = []
-        self.changes = 0
-        self.bytes = 0
-        self.messages = 0
-        self.next_action_at = 0.0
-
-
-async def drive(
-    mode: str, port: int, tables: int, seconds: float, pace: float, warmup: float
-) -> dict[str, Any]:
-    import httpx
-    from websockets.asyncio.client import connect
-
-    seats: list[tuple[Table, int, str]] = []
-    boards: list[Table] = []
-    pid = os.getpid()
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        for index in range(tables):
-            table = Table()
-            boards.append(table)
-            if mode == "hall":
-                room = (
-                    await http.post(
-                        "/api/rooms", json={"variant": "hk", "rounds": 4, "deal_seconds": 36000}
-                    )
-                ).json()
-                room_id = room["room_id"]
-                tokens = [
-                    (await http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{s}"})).json()[
-                        "token"
-                    ]
-                    for s in range(SEATS)
-                ]
-            else:
-                room_id, tokens = f"r{pid}-{index}", [f"t{s}" for s in range(SEATS)]
-            for seat, token in enumerate(tokens):
-                seats.append(
-                    (table, seat, f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={token}")
-                )
-
-    # Every socket is open before the clock starts, so setup never counts as load.
-    sockets = await asyncio.gather(
-        *(connect(url, max_size=None, compression=None, open_timeout=120) for _, _, url in seats)
-    )
-    measuring = {"on": False}
-    stop_at = time.monotonic() + warmup + seconds
-
-    async def play(table: Table, seat: int, socket_: Any) -> None:
-        answered: tuple[Any, ...] | None = None
-        while time.monotonic() < stop_at:
-            try:
-                text = await asyncio.wait_for(
-                    socket_.recv(), timeout=max(0.01, stop_at - time.monotonic())
-                )
-            except TimeoutError:
-                break
-            now = time.perf_counter()
-            message = json.loads(text)
-            if message.get("type") != "state":
-                continue
-            seq = message["seq"]
-            if measuring["on"]:
-                table.bytes += len(text)
-                table.messages += 1
-                if seat == 0:
-                    table.changes += 1
-            table.seen[seat] = seq
-            if table.pending:
-                lowest = min(table.seen)
-                while table.pending and table.pending[0][0] < lowest:
-                    _, sent = table.pending.pop(0)
-                    if measuring["on"]:
-                        table.latencies.append(now - sent)
-            legal = message.get("legal") or []
-            decision = (
-                message.get("phase"),
-                message.get("turn"),
-                json.dumps(message.get("last_discard")),
-                message.get("wall_remaining"),
-                message.get("drawn_tile"),
-                len(message.get("hand") or ()),
-            )
-            if legal and decision != answered:
-                answered = decision
-                action = quick_choice(legal, message.get("drawn_tile"))
-                if pace > 0:
-                    wait = table.next_action_at - time.monotonic()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    table.next_action_at = time.monotonic() + pace
-                if action["type"] == "discard":
-                    table.pending.append((seq, time.perf_counter()))
-                await socket_.send(json.dumps({"type": "action", "action": action}))
-
-    async def start_measuring() -> None:
-        await asyncio.sleep(warmup)
-        measuring["on"] = True
-
-    await asyncio.gather(
-        start_measuring(),
-        *(
-            play(table, seat, socket_)
-            for (table, seat, _), socket_ in zip(seats, sockets, strict=True)
-        ),
-        return_exceptions=True,
-    )
-    await asyncio.gather(*(socket_.close() for socket_ in sockets), return_exceptions=True)
-    return {
-        "changes": sum(t.changes for t in boards),
-        "latencies": [x for t in boards for x in t.latencies],
-        "bytes": sum(t.bytes for t in boards),
-        "messages": sum(t.messages for t in boards),
-    }
-
-
-def worker(job: tuple[str, int, int, float, float, float]) -> dict[str, Any]:
-    return asyncio.run(drive(*job))
-
-
 # ----------------------------------------------------------------------------- the run
 
 
@@ -297,14 +186,20 @@ def measure(
         jobs = [(mode, port, n, seconds, pace, warmup) for n in per_worker if n]
         with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
             pending = pool.map_async(worker, jobs)
-            # The peak while the tables play (the tables all exist by then).
+            # The peak while the tables play (the tables all exist by then), and the
+            # server's CPU time over the measured seconds (the clients start the clock
+            # once every socket is open, so the window is found from their reports).
             busy_rss = idle_rss
+            samples: list[tuple[float, tuple[float, float]]] = []
             while not pending.ready():
                 busy_rss = max(busy_rss, rss_kib(server.pid))
-                pending.wait(0.5)
+                samples.append((time.time(), cpu_seconds(server.pid)))
+                pending.wait(0.25)
             parts = pending.get(timeout=60)
     finally:
-        server.send_signal(signal.SIGTERM)
+        # uvicorn re-raises the signal once shut down: SIGINT ends in KeyboardInterrupt,
+        # which lets cProfile write its file, where SIGTERM would kill the process.
+        server.send_signal(signal.SIGINT if PROFILE_DIR else signal.SIGTERM)
         try:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
@@ -313,6 +208,24 @@ def measure(
     latencies = sorted(x for part in parts for x in part["latencies"])
     changes = sum(part["changes"] for part in parts)
     messages = sum(part["messages"] for part in parts)
+    errors: dict[str, int] = {}
+    for part in parts:
+        for code, count in part["errors"].items():
+            errors[code] = errors.get(code, 0) + count
+    # The last `seconds` before the clients stopped: the measured window.
+    # The server's CPU over the measured seconds only (not setup, nor the bots that take
+    # over the seats once the clients hang up).
+    start = min(part["window"][0] for part in parts)
+    end = max(part["window"][1] for part in parts)
+    window = [cpu for moment, cpu in samples if start <= moment <= end]
+    span = [moment for moment, _ in samples if start <= moment <= end]
+    user, system = (
+        (window[-1][0] - window[0][0], window[-1][1] - window[0][1])
+        if len(window) > 1
+        else (float("nan"), float("nan"))
+    )
+    server_cpu = user + system
+    sampled = (span[-1] - span[0]) if len(span) > 1 else float("nan")
     return {
         "mode": mode,
         "tables": tables,
@@ -322,6 +235,14 @@ def measure(
         "samples": len(latencies),
         "kib_per_table": (busy_rss - idle_rss) / tables,
         "mean_message_bytes": sum(part["bytes"] for part in parts) / max(1, messages),
+        "server_cpu_pct": 100 * server_cpu / sampled,
+        "server_sys_pct": 100 * system / sampled,
+        "server_cpu_us_per_action": 1e6 * server_cpu / max(1.0, changes * sampled / seconds),
+        "client_cpu_pct": 100 * sum(part["client_cpu_s"] for part in parts) / seconds,
+        "errors": errors,
+        "stalled": sum(part["stalled"] for part in parts),
+        "games": sum(part["games"] for part in parts),
+        "failures": [f for part in parts for f in part["failures"]][:3],
     }
 
 
@@ -349,6 +270,7 @@ def main() -> int:
     if args.bare_server:
         run_bare_server(args.bare_server)
         return 0
+    raise_fd_limit()
     rows = []
     with tempfile.TemporaryDirectory(dir=args.database_dir) as workdir:
         for tables in [int(n) for n in args.tables.split(",")]:
@@ -358,9 +280,19 @@ def main() -> int:
                 print(
                     f"{mode:5} tables={tables:5} actions/s={row['actions_per_s']:8.1f} "
                     f"p50={row['p50_ms']:7.1f} ms p99={row['p99_ms']:7.1f} ms (n={row['samples']}) "
-                    f"mem/table={row['kib_per_table']:7.1f} KiB msg={row['mean_message_bytes']:.0f} B",
+                    f"mem/table={row['kib_per_table']:7.1f} KiB msg={row['mean_message_bytes']:.0f} B "
+                    f"server CPU={row['server_cpu_pct']:.0f}% "
+                    f"(sys {row['server_sys_pct']:.0f}%) "
+                    f"({row['server_cpu_us_per_action']:.0f} us/action) "
+                    f"clients CPU={row['client_cpu_pct']:.0f}% new games={row['games']}",
                     flush=True,
                 )
+                if row["errors"] or row["stalled"] or row["failures"]:
+                    print(
+                        f"      errors={row['errors']} stalled tables={row['stalled']} "
+                        f"failures={row['failures']}",
+                        flush=True,
+                    )
     by_tables: dict[int, dict[str, dict[str, Any]]] = {}
     for row in rows:
         by_tables.setdefault(row["tables"], {})[row["mode"]] = row

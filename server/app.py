@@ -77,6 +77,7 @@ def create_app(
                 await the_store.close()
 
     app = FastAPI(title="Mahjong Hall", lifespan=lifespan)
+    app.state.ws_rate = ws.rate_limits_from_env()
     http.install_error_handlers(app)
     app.include_router(http.router)
     app.include_router(ws.router)

@@ -2,8 +2,9 @@
 
 The socket layer only guards the door: it checks the token, caps message size and rate,
 parses JSON, and forwards well-formed commands to the room's actor. It never touches the
-table itself. Outgoing messages go through a bounded queue drained by a writer task, so a
-slow client can never hold up the actor; one that falls too far behind is dropped.
+table itself. Outgoing messages are written at once when the socket takes them, else kept in
+a bounded backlog drained by a task, so a slow client can never hold up the actor; one that
+falls too far behind is dropped.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
+from collections import deque
+from collections.abc import Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -39,42 +43,116 @@ CLOSE_FLOOD = 4429
 
 
 class SocketConnection:
-    """A room's view of one WebSocket: queued sends and a close request (see `commands.Connection`)."""
+    """A room's view of one WebSocket: ordered sends that never block the room, and closing.
+
+    A send normally completes at once: the frame goes to the socket's buffer without the
+    coroutine ever suspending, so `push` runs it right there, with no queue and no writer
+    task. Only when the client reads slower than we write (the transport pauses) does the
+    send suspend; then a drainer task finishes it, and later messages wait in a bounded
+    backlog behind it, in order. A client that falls too far behind is closed.
+    """
 
     def __init__(self, websocket: WebSocket, player_index: int | None) -> None:
         self.websocket = websocket
         self.player_index = player_index
-        self._outbox: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self._backlog: deque[str | tuple[int, str]] = deque()
+        self._drainer: asyncio.Task[None] | None = None
         self._closing = False
+        self._gone = False  # a send failed: the peer went away, the reader will notice
 
     def push(self, text: str) -> None:
-        """Queue a message; a client too far behind is closed instead of buffering forever."""
-        if self._closing:
+        """Send a message now, or queue it behind a send still waiting on the client."""
+        if self._closing or self._gone:
             return
-        if self._outbox.qsize() >= OUTBOX_LIMIT:
+        if self._drainer is None:
+            self._send_now(text)
+        elif len(self._backlog) >= OUTBOX_LIMIT:
             self.close(CLOSE_TOO_SLOW, "client too slow")
-            return
-        self._outbox.put_nowait(text)
+        else:
+            self._backlog.append(text)
 
     def close(self, code: int, reason: str) -> None:
-        """Close after the messages already queued have gone out."""
-        if not self._closing:
-            self._closing = True
-            self._outbox.put_nowait((code, reason))
+        """Close after the messages already pushed have gone out."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._drainer is None:
+            self._drainer = asyncio.create_task(self._close_now(code, reason))
+        else:
+            self._backlog.append((code, reason))
 
-    async def write_loop(self) -> None:
-        """Send queued messages in order until a close request."""
-        while True:
-            item = await self._outbox.get()
-            if isinstance(item, tuple):
-                code, reason = item
-                with contextlib.suppress(Exception):
-                    await self.websocket.close(code, reason)
-                return
-            try:
+    async def finished(self) -> None:
+        """Wait until every pushed message (and the close) has gone out."""
+        while self._drainer is not None:
+            await asyncio.shield(self._drainer)
+
+    def _send_now(self, text: str) -> None:
+        sending = self.websocket.send_text(text)
+        try:
+            blocker = sending.send(None)
+        except StopIteration:
+            return  # sent
+        except Exception:
+            self._gone = True
+            return
+        self._drainer = asyncio.create_task(self._drain(sending, blocker))
+
+    async def _drain(self, sending: Coroutine[Any, Any, None], blocker: Any) -> None:
+        try:
+            await _run_suspended(sending, blocker)
+            while self._backlog:
+                item = self._backlog.popleft()
+                if isinstance(item, tuple):
+                    await self._close_now(*item)
+                    return
                 await self.websocket.send_text(item)
-            except Exception:  # the peer went away; the reader notices and disconnects
-                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the peer went away; the reader notices and disconnects
+            self._gone = True
+            self._backlog.clear()
+        finally:
+            if self._drainer is asyncio.current_task():
+                self._drainer = None
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        try:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(code, reason)
+        finally:
+            if self._drainer is asyncio.current_task():
+                self._drainer = None
+
+
+async def _run_suspended(coroutine: Coroutine[Any, Any, None], blocker: Any) -> None:
+    """Finish a coroutine that was started by hand and suspended on `blocker`.
+
+    What an asyncio task would do: wait for the future it yielded, then resume it, until
+    it returns (or raises, which propagates).
+    """
+    try:
+        while True:
+            if blocker is None:
+                await asyncio.sleep(0)  # a bare yield: just give the loop a turn
+            else:
+                await asyncio.wait([blocker])
+            blocker = coroutine.send(None)
+    except StopIteration:
+        return
+    except asyncio.CancelledError:
+        coroutine.close()
+        raise
+
+
+def rate_limits_from_env() -> tuple[float, float]:
+    """(burst, per second) from `MAHJONG_WS_RATE_BURST` and `MAHJONG_WS_RATE_PER_SECOND`.
+
+    Load tests lift them: their clients answer flat out, far faster than any human.
+    """
+    return (
+        float(os.environ.get("MAHJONG_WS_RATE_BURST", RATE_BURST)),
+        float(os.environ.get("MAHJONG_WS_RATE_PER_SECOND", RATE_PER_SECOND)),
+    )
 
 
 class RateLimit:
@@ -85,8 +163,10 @@ class RateLimit:
     briefly (or only slightly) just gets `rate_limited` errors.
     """
 
-    def __init__(self) -> None:
-        self.tokens = float(RATE_BURST)
+    def __init__(self, burst: float = RATE_BURST, per_second: float = RATE_PER_SECOND) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = float(burst)
         self.flood = 0.0
         self.updated = time.monotonic()
 
@@ -94,8 +174,8 @@ class RateLimit:
         """Take one message from the bucket, if there is one."""
         now = time.monotonic()
         elapsed = now - self.updated
-        self.tokens = min(RATE_BURST, self.tokens + elapsed * RATE_PER_SECOND)
-        self.flood = max(0.0, self.flood - elapsed * RATE_PER_SECOND)
+        self.tokens = min(self.burst, self.tokens + elapsed * self.per_second)
+        self.flood = max(0.0, self.flood - elapsed * self.per_second)
         self.updated = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -142,21 +222,25 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
         player_index = player.player_index
     await websocket.accept()
     connection = SocketConnection(websocket, player_index)
-    writer = asyncio.create_task(connection.write_loop())
     await actor.queue.put(cmd.Connect(connection))
     try:
-        await _read_loop(websocket, connection, actor.queue)
+        await _read_loop(
+            websocket, connection, actor.queue, getattr(websocket.app.state, "ws_rate", None)
+        )
     finally:
         await actor.queue.put(cmd.Disconnect(connection))
         connection.close(1000, "bye")
         with contextlib.suppress(asyncio.TimeoutError, Exception):
-            await asyncio.wait_for(writer, timeout=2)
+            await asyncio.wait_for(connection.finished(), timeout=2)
 
 
 async def _read_loop(
-    websocket: WebSocket, connection: SocketConnection, queue: asyncio.Queue[Any]
+    websocket: WebSocket,
+    connection: SocketConnection,
+    queue: asyncio.Queue[Any],
+    limits: tuple[float, float] | None = None,
 ) -> None:
-    rate = RateLimit()
+    rate = RateLimit(*limits) if limits else RateLimit()
     while websocket.application_state == WebSocketState.CONNECTED:
         try:
             frame = await websocket.receive()

@@ -12,7 +12,7 @@ from server.engine.errors import (
 from server.engine.game import Game
 from server.engine.scoring import score_hand
 from server.engine.tiles import Tile, format_tiles, parse_tile, parse_tiles
-from server.engine.view import view
+from server.engine.view import own_view, public_view, seat_public_view, table_view, view
 from server.engine.wall import WallError
 
 __all__ = [
@@ -31,10 +31,14 @@ __all__ = [
     "format_tiles",
     "legal_actions",
     "new_deal",
+    "own_view",
     "parse_tile",
     "parse_tiles",
     "pending_seats",
+    "public_view",
     "replay",
     "score_hand",
+    "seat_public_view",
+    "table_view",
     "view",
 ]

@@ -1,20 +1,104 @@
 """Building what the room sends: per-seat `state` messages, the `result`, the public room object.
 
 Each change of the table is serialised once per seat (and once for all spectators), then the
-same text goes to every connection of that seat, which keeps the fan-out cheap.
+same text goes to every connection of that seat, which keeps the fan-out cheap; the parts all
+seats share are encoded only once (`StateTexts`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
-from server.engine import legal_actions, view
+from server.engine import Action, legal_actions, own_view, seat_public_view, table_view
 
 
 def epoch_ms(moment: float | None) -> int | None:
     """Epoch seconds to the wire's epoch milliseconds."""
     return None if moment is None else int(round(moment * 1000))
+
+
+class StateTexts:
+    """The `state` messages of one table version (one `seq`), for every seat and spectators.
+
+    What all connections share (the public table, the room, the deal deadline) is encoded
+    once; each seat then adds only its own tiles, its `legal` and its turn deadline. The
+    texts are spliced from encoded parts rather than re-encoding the whole view per seat.
+    `legal` keeps each seat's legal actions, so the room can check an incoming action
+    against the very list it sent instead of working it out again.
+    """
+
+    def __init__(
+        self,
+        *,
+        seq: int,
+        deal_state: Any | None,
+        turn_deadlines: dict[str, float],
+        deal_deadline: float | None,
+        room: dict[str, Any] | str,
+        can_act: bool = True,
+        seat_texts: dict[str, tuple[Any, str]] | None = None,
+    ) -> None:
+        self.deal_state = deal_state
+        self.turn_deadlines = turn_deadlines
+        self.can_act = can_act
+        self.legal: dict[str, list[Action]] = {}
+        self._seat_texts = seat_texts if seat_texts is not None else {}
+        shared: dict[str, Any] = {"type": "state", "seq": seq}
+        if deal_state is None:
+            shared["phase"] = "waiting"
+        else:
+            shared.update(table_view(deal_state))
+        shared["deal_deadline"] = epoch_ms(deal_deadline)
+        self._head = _dumps(shared)[:-1]  # the shared members, the object left open
+        if deal_state is not None:
+            self._head += f',"players":{{{_players_text(deal_state, self._seat_texts)}}}'
+
+        self._room = room if isinstance(room, str) else _dumps(room)
+        self._any_deadline = epoch_ms(min(turn_deadlines.values())) if turn_deadlines else None
+
+    def legal_for(self, seat: str) -> list[Action]:
+        """`seat`'s legal actions in this version (empty when it may not act now)."""
+        legal = self.legal.get(seat)
+        if legal is None:
+            state = self.deal_state
+            legal = legal_actions(state, seat) if state is not None and self.can_act else []
+            self.legal[seat] = legal
+        return legal
+
+    def text_for(self, seat: str | None) -> str:
+        """The `state` for `seat` (`None`: a spectator)."""
+        own: dict[str, Any] = {"me": seat}
+        deadline = self._any_deadline
+        tiles = ""
+        if seat is not None:
+            if self.deal_state is not None:
+                tiles = "," + self._own_tiles(seat)
+            own_deadline = self.turn_deadlines.get(seat)
+            if own_deadline is not None:
+                deadline = epoch_ms(own_deadline)
+        own["turn_deadline"] = deadline
+        legal = self.legal_for(seat) if seat is not None else []
+        return (
+            f"{self._head},{_dumps(own)[1:-1]}{tiles},"
+            f'"legal":[{",".join(map(action_text, legal))}],"room":{self._room}}}'
+        )
+
+    def _own_tiles(self, seat: str) -> str:
+        """`own_view` encoded (without braces); kept per seat while its tiles stay the same
+        object and it is not that seat's turn (its forbidden tiles depend on the turn)."""
+        state = self.deal_state
+        assert state is not None
+        if state.phase == "discard" and state.turn == seat:
+            return _dumps(own_view(state, seat))[1:-1]
+        player = state.players[seat]
+        key = f"own {seat}"
+        kept = self._seat_texts.get(key)
+        if kept is None or kept[0] is not player:
+            kept = (player, _dumps(own_view(state, seat))[1:-1])
+            self._seat_texts[key] = kept
+        return kept[1]
 
 
 def state_message(
@@ -29,37 +113,49 @@ def state_message(
 ) -> str:
     """The JSON `state` for one seat (`seat=None`: a spectator) at `seq`.
 
-    `room` may come already serialised (`room_json`): it is the same for every seat, so a
-    broadcast encodes it once. `can_act` is false when the seat may not act now (e.g. a
-    closed room); its `legal` is then empty.
+    `can_act` is false when the seat may not act now (e.g. a closed room); its `legal` is
+    then empty. A broadcast uses `StateTexts` directly, to share the work between seats.
     """
-    message: dict[str, Any] = {"type": "state", "seq": seq}
-    if deal_state is None:
-        message["phase"] = "waiting"
-        legal: list[dict[str, Any]] = []
-    else:
-        message.update(view(deal_state, seat))
-        legal = (
-            [action.to_json() for action in legal_actions(deal_state, seat)]
-            if seat is not None and can_act
-            else []
-        )
-    message["legal"] = legal
-    own_deadline = turn_deadlines.get(seat) if seat is not None else None
-    if own_deadline is None and turn_deadlines:
-        own_deadline = min(turn_deadlines.values())
-    message["turn_deadline"] = epoch_ms(own_deadline)
-    message["deal_deadline"] = epoch_ms(deal_deadline)
-    if isinstance(room, dict):
-        message["room"] = room
-        return json.dumps(message, separators=(",", ":"))
-    # Splice the shared room text in as the last field instead of re-encoding it per seat.
-    return json.dumps(message, separators=(",", ":"))[:-1] + ',"room":' + room + "}"
+    texts = StateTexts(
+        seq=seq,
+        deal_state=deal_state,
+        turn_deadlines=turn_deadlines,
+        deal_deadline=deal_deadline,
+        room=room,
+        can_act=can_act,
+    )
+    return texts.text_for(seat)
+
+
+def _players_text(deal_state: Any, seat_texts: dict[str, tuple[Any, str]]) -> str:
+    """The public side of every seat, encoded. A seat's tiles are copied before they change
+    (the engine's copy-on-write), so while a seat's object is the same its text is too;
+    `seat_texts` keeps the last one per seat (most moves change one seat, a pass none)."""
+    cache = seat_texts
+    parts = []
+    for name, player in deal_state.players.items():
+        kept = cache.get(name)
+        if kept is None or kept[0] is not player:
+            kept = (player, _dumps(seat_public_view(player)))
+            cache[name] = kept
+        parts.append(f"{_dumps(name)}:{kept[1]}")
+    return ",".join(parts)
+
+
+@functools.lru_cache(maxsize=8192)
+def action_text(action: Action) -> str:
+    """An action's wire JSON. Actions are immutable and few (the same discards come up
+    all the time), so each is encoded once."""
+    return _dumps(action.to_json())
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def room_json(room: dict[str, Any]) -> str:
     """The room object encoded once for a whole broadcast."""
-    return json.dumps(room, separators=(",", ":"))
+    return _dumps(room)
 
 
 def error_message(code: str, text: str, message_id: Any = None) -> str:

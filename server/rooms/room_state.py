@@ -10,14 +10,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable
 from typing import Any
 
-from server.engine import pending_seats
+from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
-from server.rooms.clock import Clock
+from server.rooms.clock import Clock, SystemClock
 from server.rooms.deal_in_play import DealInPlay
-from server.rooms.messages import room_json, state_message
+from server.rooms.messages import StateTexts, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
@@ -59,9 +59,13 @@ class RoomState:
         self.last_result: dict[str, Any] | None = None
         self.idle_since: float | None = created_at
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._timers: set[asyncio.Task[None]] = set()
+        self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
+        self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
         self._tokens = iter(range(1, 1 << 62))
         self._task: asyncio.Task[None] | None = None
+        self._texts: StateTexts | None = None  # the last broadcast's messages
+        self._room_cache: tuple[tuple[Any, ...], str] | None = None
+        self._seat_texts: dict[str, tuple[Any, str]] = {}  # seat -> (its tiles, their JSON)
         self.closed = asyncio.Event()
 
     def player_for_token(self, token: str) -> Player | None:
@@ -106,7 +110,11 @@ class RoomState:
             token = next(self._tokens)
             deadline = now + self.settings.turn_seconds
             turns[seat] = (deadline, token)
-            self._schedule(deadline, cmd.TurnTimeout(seat, token))
+            self._turn_timers[token] = self._schedule(deadline, cmd.TurnTimeout(seat, token))
+        # A superseded turn timer would only wake the actor to be ignored: drop it now.
+        kept = {token for _, token in turns.values()}
+        for token in [token for token in self._turn_timers if token not in kept]:
+            self._turn_timers.pop(token)()
         deal.turns = turns
 
     def _hand_covered_turns_to_bots(self) -> None:
@@ -121,23 +129,43 @@ class RoomState:
                     moment = max(moment, player.joined_at + self.table_settings.join_grace_seconds)
                 self._schedule(moment, cmd.BotTurn(seat, token))
 
-    def _schedule(self, moment: float, command: Any) -> None:
-        """Put `command` on the queue once the clock reaches `moment`."""
+    def _schedule(self, moment: float, command: Any) -> Callable[[], Any]:
+        """Put `command` on the queue once the clock reaches `moment`; returns a canceller.
+
+        On the real clock a timer is a loop callback, not a task: every action re-arms a
+        turn timer, and at a thousand tables thousands of sleeping tasks cost real time.
+        """
+        if type(self.clock) is SystemClock:
+            return self._call_at(moment, command)
 
         async def fire() -> None:
             await self.clock.sleep_until(moment)
             await self.queue.put(command)
 
-        self._spawn(fire())
-
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(coroutine)
+        task = asyncio.create_task(fire())
         self._timers.add(task)
         task.add_done_callback(self._timers.discard)
+        return task.cancel
+
+    def _call_at(self, moment: float, command: Any) -> Callable[[], Any]:
+        loop = asyncio.get_running_loop()
+        handle: asyncio.TimerHandle | None = None
+
+        def fire() -> None:
+            self._timers.discard(handle)
+            if self.clock.now() < moment:  # the loop keeps monotonic time: re-check the wall
+                cancels[0] = self._call_at(moment, command)
+                return
+            self.queue.put_nowait(command)
+
+        handle = loop.call_later(max(0.0, moment - self.clock.now()), fire)
+        self._timers.add(handle)
+        cancels: list[Callable[[], Any]] = [handle.cancel]
+        return lambda: cancels[0]()
 
     def _cancel_timers(self) -> None:
-        for task in list(self._timers):
-            task.cancel()
+        for timer in list(self._timers):
+            timer.cancel()
         self._timers.clear()
 
     # ----------------------------------------------------------------- broadcasting
@@ -189,36 +217,64 @@ class RoomState:
             "spectators": len(self.spectators),
         }
 
+    def _room_text(self) -> str:
+        """`public_room()` encoded, kept while nothing it shows has changed: most broadcasts
+        (a discard, a pass) change the table but not the room."""
+        deal = self.deal
+        key = (
+            self.status,
+            (deal.deal_id, deal.ended) if deal else None,
+            len(self.players),
+            tuple(sorted(self.player_connections)),
+            len(self.spectators),
+            tuple(sorted(self.running_scores.items())),
+        )
+        if self._room_cache is None or self._room_cache[0] != key:
+            self._room_cache = (key, room_json(self.public_room()))
+        return self._room_cache[1]
+
     def _deal_round_wind(self) -> str:
         assert self.deal is not None
         return str(self.deal.state.settings.round_wind)
 
-    def _state_for(self, seat: str | None, room: dict[str, Any] | str | None = None) -> str:
+    def _state_texts(self, room: str | None = None) -> StateTexts:
         deal = self.deal
-        return state_message(
+        return StateTexts(
             seq=self.seq,
             deal_state=deal.state if deal else None,
-            seat=seat,
             turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal else {},
             deal_deadline=deal.deadline if deal and not deal.ended else None,
-            room=room if room is not None else self.public_room(),
+            room=room if room is not None else self._room_text(),
             can_act=self.status == "playing",
+            seat_texts=self._seat_texts,
         )
+
+    def _state_for(self, seat: str | None) -> str:
+        return self._state_texts().text_for(seat)
+
+    def legal_now(self, seat: str) -> list[Action]:
+        """`seat`'s legal actions in the deal as it stands: those of the last broadcast
+        when it showed this very state (worked out once per version), else fresh ones."""
+        deal = self.deal
+        assert deal is not None
+        texts = self._texts
+        if texts is not None and texts.deal_state is deal.state and texts.can_act:
+            return texts.legal_for(seat)
+        return legal_actions(deal.state, seat)
 
     def _broadcast(self, bumped: bool = False) -> None:
         """Send every connection its own `state` at the current `seq`."""
         if not bumped:
             self.seq += 1
-        room = room_json(self.public_room())
+        texts = self._state_texts()
+        self._texts = texts
         deal = self.deal
-        spectator_text: str | None = None
         if self.spectators:
-            spectator_text = self._state_for(None, room)
+            spectator_text = texts.text_for(None)
             for connection in list(self.spectators):
                 connection.push(spectator_text)
         for index, connection in list(self.player_connections.items()):
-            seat = deal.seat_of(index) if deal else None
-            connection.push(self._state_for(seat, room))
+            connection.push(texts.text_for(deal.seat_of(index) if deal else None))
 
     def _repeat_result(self, connection: cmd.Connection) -> None:
         """Between deals, follow a new link's snapshot with the last `result` (at the

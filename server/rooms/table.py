@@ -22,7 +22,6 @@ from server.engine import (
     DealSettings,
     IllegalActionError,
     apply,
-    legal_actions,
     new_deal,
     view,
 )
@@ -259,7 +258,7 @@ class RoomActor(RoomState):
         except (ActionFormatError, TypeError, ValueError) as error:
             refuse("bad_action", str(error)[:300])
             return
-        if action not in legal_actions(deal.state, seat):
+        if action not in self.legal_now(seat):
             refuse(
                 "not_legal",
                 f"{json.dumps(command.action)[:200]} is not one of your legal actions now",
@@ -281,7 +280,7 @@ class RoomActor(RoomState):
             if not self.is_covered(player_index):
                 return  # the human came back before the bot moved
             reason = "bot_seat" if self.players[player_index].is_bot else "disconnected"
-        legal = legal_actions(deal.state, seat)
+        legal = self.legal_now(seat)
         if not legal:
             return
         try:

@@ -35,18 +35,39 @@ def resolve_database_url(database_url: str | None = None) -> str:
     return url
 
 
+SQLITE_SYNCHRONOUS = ("NORMAL", "FULL")
+
+
+def sqlite_synchronous() -> str:
+    """SQLite's `synchronous` level, from `MAHJONG_SQLITE_SYNCHRONOUS` (default NORMAL).
+
+    Under WAL, NORMAL writes each commit to the log without waiting for the disk (fsync
+    only at checkpoints): a killed or crashed server process loses nothing, but a power
+    cut or OS crash can lose the last commits. FULL waits for the disk at every commit
+    (docs/persistence.md, "Durability").
+    """
+    level = os.environ.get("MAHJONG_SQLITE_SYNCHRONOUS", "NORMAL").strip().upper()
+    if level not in SQLITE_SYNCHRONOUS:
+        raise ValueError(
+            f"MAHJONG_SQLITE_SYNCHRONOUS must be one of {', '.join(SQLITE_SYNCHRONOUS)}, "
+            f"not {level!r}"
+        )
+    return level
+
+
 def create_engine_for(database_url: str) -> AsyncEngine:
     """An async engine tuned for the database kind (SQLite pragmas, or a Postgres pool)."""
     if database_url.startswith("sqlite"):
+        synchronous = sqlite_synchronous()
         engine = create_async_engine(database_url, connect_args={"timeout": 30})
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # WAL lets readers run while a writer commits; FULL makes every commit durable
-            # against power loss, not only process death (issue 6: "nothing lost").
+            # WAL lets readers run while a writer commits. See `sqlite_synchronous` for
+            # what each synchronous level keeps through a crash.
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()

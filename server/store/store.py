@@ -35,6 +35,7 @@ from server.store.errors import (
 )
 from server.store.records import RoomRecord
 from server.store.schema import deal_actions, deal_players, deals, room_players, rooms
+from server.store.sqlite_log import SqliteBatchInsert, sqlite_file
 from server.store.summaries import bot_cover_by_seat, count_finished_deal
 
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
@@ -59,7 +60,16 @@ class Store:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
-        self._action_log = ActionLogWriter(self._writing)
+        path = sqlite_file(engine)
+        self._sqlite_log = SqliteBatchInsert(engine, path) if path is not None else None
+        self._action_log = ActionLogWriter(
+            self._writing, self._insert_actions if self._sqlite_log is not None else None
+        )
+
+    async def _insert_actions(self, rows: list[dict[str, Any]]) -> None:
+        assert self._sqlite_log is not None and self._write_lock is not None
+        async with self._write_lock:  # still the only writer of this process
+            await self._sqlite_log.insert(rows)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -73,6 +83,8 @@ class Store:
 
     async def close(self) -> None:
         """Close every pooled connection."""
+        if self._sqlite_log is not None:
+            await self._sqlite_log.close()
         await self.engine.dispose()
 
     async def ping(self) -> bool:

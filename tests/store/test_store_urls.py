@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from sqlalchemy import text
 
 from server.store import DEFAULT_DATABASE_URL, resolve_database_url
+from server.store.database import create_engine_for
 
 
 def test_default_is_the_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,3 +38,26 @@ def test_environment_then_argument(monkeypatch: pytest.MonkeyPatch) -> None:
 )
 def test_plain_schemes_get_the_async_driver(given: str, used: str) -> None:
     assert resolve_database_url(given) == used
+
+
+@pytest.mark.parametrize(("setting", "level"), [(None, 1), ("normal", 1), ("FULL", 2)])
+async def test_sqlite_synchronous_level_follows_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, setting: str | None, level: int
+) -> None:
+    if setting is None:
+        monkeypatch.delenv("MAHJONG_SQLITE_SYNCHRONOUS", raising=False)
+    else:
+        monkeypatch.setenv("MAHJONG_SQLITE_SYNCHRONOUS", setting)
+    engine = create_engine_for(f"sqlite+aiosqlite:///{tmp_path / 'level.sqlite3'}")
+    try:
+        async with engine.connect() as conn:
+            assert await conn.scalar(text("PRAGMA synchronous")) == level
+            assert await conn.scalar(text("PRAGMA journal_mode")) == "wal"
+    finally:
+        await engine.dispose()
+
+
+def test_an_unknown_sqlite_synchronous_level_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAHJONG_SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(ValueError, match="NORMAL, FULL"):
+        create_engine_for("sqlite+aiosqlite:///unused.sqlite3")
