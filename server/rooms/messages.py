@@ -11,6 +11,8 @@ import functools
 import json
 from typing import Any
 
+import orjson
+
 from server.engine import Action, legal_actions, own_view, seat_public_view, table_view
 
 
@@ -149,8 +151,18 @@ def action_text(action: Action) -> str:
     return _dumps(action.to_json())
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+def encode(value: Any) -> str:
+    """Compact JSON text. orjson is several times faster than `json` on these views; it
+    writes non-ASCII as UTF-8 rather than `\\u` escapes (the same JSON, and a WebSocket text
+    frame is UTF-8 anyway). What orjson refuses and `json` takes (non-string keys, integers
+    beyond 64 bits) falls back to `json`, so nothing that encoded before fails now."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
+_dumps = encode
 
 
 def room_json(room: dict[str, Any]) -> str:
@@ -160,4 +172,4 @@ def room_json(room: dict[str, Any]) -> str:
 
 def error_message(code: str, text: str, message_id: Any = None) -> str:
     """The JSON `error` the client gets for a refused message."""
-    return json.dumps({"type": "error", "code": code, "message": text, "id": message_id})
+    return encode({"type": "error", "code": code, "message": text, "id": message_id})

@@ -8,7 +8,6 @@ step of the actor, so they can never interleave with another change.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +16,7 @@ from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.deal_in_play import DealInPlay
-from server.rooms.messages import StateTexts, room_json
+from server.rooms.messages import StateTexts, encode, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
@@ -282,7 +281,7 @@ class RoomState:
         running scores and when the next deal starts, as those who saw it end did."""
         if self.last_result is not None and self.deal is not None and self.deal.ended:
             message = {**self.last_result, "seq": self.seq}
-            connection.push(json.dumps(message, separators=(",", ":")))
+            connection.push(encode(message))
 
     def _send_all(self, text: str) -> None:
         for connection in [*self.player_connections.values(), *self.spectators]:

@@ -29,7 +29,7 @@ from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay, utc
-from server.rooms.messages import epoch_ms, error_message
+from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
     Player,
@@ -442,7 +442,7 @@ class RoomActor(RoomState):
             "next_deal_at": epoch_ms(self.next_deal_at),
         }
         self.last_result = result_message
-        self._send_all(json.dumps(result_message, separators=(",", ":")))
+        self._send_all(encode(result_message))
 
     async def _on_next_deal_ready(self, command: cmd.NextDealReady) -> None:
         connection = command.connection
