@@ -147,20 +147,7 @@ class RoomState:
         return task.cancel
 
     def _call_at(self, moment: float, command: Any) -> Callable[[], Any]:
-        loop = asyncio.get_running_loop()
-        handle: asyncio.TimerHandle | None = None
-
-        def fire() -> None:
-            self._timers.discard(handle)
-            if self.clock.now() < moment:  # the loop keeps monotonic time: re-check the wall
-                cancels[0] = self._call_at(moment, command)
-                return
-            self.queue.put_nowait(command)
-
-        handle = loop.call_later(max(0.0, moment - self.clock.now()), fire)
-        self._timers.add(handle)
-        cancels: list[Callable[[], Any]] = [handle.cancel]
-        return lambda: cancels[0]()
+        return _WallTimer(self, moment, command).cancel
 
     def _cancel_timers(self) -> None:
         for timer in list(self._timers):
@@ -286,3 +273,45 @@ class RoomState:
     def _send_all(self, text: str) -> None:
         for connection in [*self.player_connections.values(), *self.spectators]:
             connection.push(text)
+
+
+class _WallTimer:
+    """A command put on a room's queue at a wall-clock moment, as a loop callback.
+
+    A class rather than a closure over its own handle: that closure made a reference cycle
+    (handle -> callback -> cell -> handle) that outlived the firing, so every turn timer
+    became cyclic garbage for the collector, about two per action, and at a thousand tables
+    the young collections that freed them took 200 ms (docs/benchmarks.md, "Server load").
+    Here the cycle (timer -> handle -> bound `_fire` -> timer) is broken when the timer
+    fires or is cancelled, and reference counting frees it at once.
+    """
+
+    __slots__ = ("command", "handle", "moment", "room")
+
+    def __init__(self, room: RoomState, moment: float, command: Any) -> None:
+        self.room: RoomState | None = room
+        self.moment = moment
+        self.command = command
+        self.handle: asyncio.TimerHandle | None = None
+        self._arm(room)
+
+    def _arm(self, room: RoomState) -> None:
+        delay = max(0.0, self.moment - room.clock.now())
+        self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
+        room._timers.add(self.handle)
+
+    def _fire(self) -> None:
+        room = self.room
+        if room is None:
+            return
+        room._timers.discard(self.handle)
+        if room.clock.now() < self.moment:  # the loop keeps monotonic time: re-check the wall
+            self._arm(room)
+            return
+        self.handle = self.room = None
+        room.queue.put_nowait(self.command)
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()  # drops its callback, so the cycle goes too
+        self.handle = self.room = None
