@@ -96,7 +96,9 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
         command += ["--database-url", f"sqlite+aiosqlite:///{database}"]
     else:
         command = [sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port)]
-    log = open(workdir / f"{mode}-{port}.log", "wb")  # noqa: SIM115 (the server's lifetime)
+    keep = os.environ.get("BENCH_KEEP_LOGS")  # a directory: the logs outlive the run there
+    log_dir = Path(keep) if keep and Path(keep).is_dir() else workdir
+    log = open(log_dir / f"{mode}-{port}.log", "wb")  # noqa: SIM115 (the server's lifetime)
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=log)
     if os.environ.get("BENCH_KEEP_LOGS"):
         print(f"{mode} server log: {log.name}", flush=True)
