@@ -314,4 +314,6 @@ class _WallTimer:
     def cancel(self) -> None:
         if self.handle is not None:
             self.handle.cancel()  # drops its callback, so the cycle goes too
+            if self.room is not None:  # else a superseded turn timer stays until the room closes
+                self.room._timers.discard(self.handle)
         self.handle = self.room = None
