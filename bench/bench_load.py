@@ -208,6 +208,7 @@ def measure(
             server.kill()
             server.wait()
     latencies = sorted(x for part in parts for x in part["latencies"])
+    lags = [lag for part in parts for lag in part["client_lags"]]
     changes = sum(part["changes"] for part in parts)
     messages = sum(part["messages"] for part in parts)
     errors: dict[str, int] = {}
@@ -245,6 +246,8 @@ def measure(
         "stalled": sum(part["stalled"] for part in parts),
         "games": sum(part["games"] for part in parts),
         "failures": [f for part in parts for f in part["failures"]][:3],
+        "client_lag_max_ms": 1000 * max(lags) if lags else float("nan"),
+        "client_lag_over_20ms": sum(1 for lag in lags if lag > 0.02),
     }
 
 
@@ -286,7 +289,9 @@ def main() -> int:
                     f"server CPU={row['server_cpu_pct']:.0f}% "
                     f"(sys {row['server_sys_pct']:.0f}%) "
                     f"({row['server_cpu_us_per_action']:.0f} us/action) "
-                    f"clients CPU={row['client_cpu_pct']:.0f}% new games={row['games']}",
+                    f"clients CPU={row['client_cpu_pct']:.0f}% new games={row['games']} "
+                    f"client stalls>20ms={row['client_lag_over_20ms']} "
+                    f"(max {row['client_lag_max_ms']:.0f} ms)",
                     flush=True,
                 )
                 if row["errors"] or row["stalled"] or row["failures"]:

@@ -9,6 +9,7 @@ last of the table's four players receiving the `state` that follows it.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -103,13 +104,15 @@ async def drive(
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
         opening = asyncio.Semaphore(16)  # rooms set up a few at a time, not one by one
 
-        async def open_one(index: int) -> list[str]:
+        async def open_one(index: int) -> list[Any]:
+            # The deal starts once four players have joined, and a seat with no live
+            # connection is played by its bot after the join grace: connect at once, or
+            # bots play the first tables' deals while the later ones are set up.
             async with opening:
-                return await open_table(http, mode, index)
+                return await connect_all(await open_table(http, mode, index))
 
-        first_urls = await asyncio.gather(*(open_one(index) for index in range(tables)))
         # Every socket is open before the clock starts, so setup never counts as load.
-        first_sockets = await asyncio.gather(*(connect_all(urls) for urls in first_urls))
+        first_sockets = await asyncio.gather(*(open_one(index) for index in range(tables)))
         measuring = {"on": False}
         stop_at = time.monotonic() + warmup + seconds
         cpu = {"start": 0.0, "end": 0.0, "from": 0.0, "to": 0.0}
@@ -187,6 +190,17 @@ async def drive(
                 table.new_game()
                 sockets = await connect_all(await open_table(http, mode, index))
 
+        lags: list[float] = []
+
+        async def watch_own_loop() -> None:
+            """This client process's own event-loop stalls while measuring: latency the
+            clients add, to tell apart from the server's."""
+            while time.monotonic() < stop_at:
+                before = time.perf_counter()
+                await asyncio.sleep(0.01)
+                if measuring["on"]:
+                    lags.append(time.perf_counter() - before - 0.01)
+
         async def start_measuring() -> None:
             await asyncio.sleep(warmup)
             measuring["on"] = True
@@ -196,6 +210,7 @@ async def drive(
 
         outcomes = await asyncio.gather(
             start_measuring(),
+            watch_own_loop(),
             *(run_table(index, sockets) for index, sockets in enumerate(first_sockets)),
             return_exceptions=True,
         )
@@ -214,10 +229,15 @@ async def drive(
         "stalled": sum(1 for t in boards if t.changes == 0),
         "games": sum(t.games for t in boards),
         "client_cpu_s": cpu["end"] - cpu["start"],
+        "client_lags": lags,
         "window": (cpu["from"], cpu["to"]),  # wall clock, to find the server's CPU in it
     }
 
 
 def worker(job: tuple[str, int, int, float, float, float]) -> dict[str, Any]:
     raise_fd_limit()
+    # The clients are the measuring instrument: a collector pause in a client process
+    # (thousands of sockets, Python's default thresholds) would show as server latency.
+    # A run lasts minutes, so what cyclic garbage the clients make can wait.
+    gc.disable()
     return asyncio.run(drive(*job))
