@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import gc
-import logging
 import os
-import threading
-import time
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -31,96 +27,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-# Python's default (700, 10, 10) suits short scripts. A busy table server allocates
-# hundreds of thousands of objects a second, and a table state that lives a second outlives
-# a few young collections, reaches the oldest generation and soon sets off a full
-# collection of every object of every table: pauses of hundreds of milliseconds, the
-# server's worst latency at a thousand tables (docs/benchmarks.md, "Server load").
-DEFAULT_GC_THRESHOLDS = (100_000, 50, 1_000)
-
-
-def gc_thresholds() -> tuple[int, int, int]:
-    """The collector's thresholds, from `MAHJONG_GC_THRESHOLDS` ("gen0,gen1,gen2")."""
-    text = os.environ.get("MAHJONG_GC_THRESHOLDS")
-    if not text:
-        return DEFAULT_GC_THRESHOLDS
-    parts = text.split(",")
-    if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
-        raise ValueError(
-            f"MAHJONG_GC_THRESHOLDS must be three whole numbers like 100000,50,1000, not {text!r}"
-        )
-    first, second, third = (int(part) for part in parts)
-    return first, second, third
-
-
-def log_slow_collections() -> None:
-    """With `MAHJONG_GC_LOG_MS` set, log every collection that takes longer than that many
-    milliseconds (its generation, duration and objects freed): to tell the collector's
-    pauses from the rest when a latency tail appears. Two clock reads per collection."""
-    text = os.environ.get("MAHJONG_GC_LOG_MS")
-    if not text:
-        return
-    limit = float(text) / 1000
-    logger = logging.getLogger("mahjong.gc")
-    started = [0.0]
-
-    def timing(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            started[0] = time.perf_counter()
-            return
-        took = time.perf_counter() - started[0]
-        if took >= limit:
-            logger.warning(
-                "gc generation %d took %.1f ms, freed %d",
-                info["generation"],
-                took * 1000,
-                info["collected"],
-            )
-
-    gc.callbacks.append(timing)
-
-
-def gc_freeze_period() -> float | None:
-    """Seconds between `gc.freeze()` calls, from `MAHJONG_GC_FREEZE_SECONDS` (unset: never)."""
-    text = os.environ.get("MAHJONG_GC_FREEZE_SECONDS")
-    if not text:
-        return None
-    try:
-        period = float(text)
-    except ValueError:
-        period = 0.0
-    if not period > 0 or period == float("inf"):
-        raise ValueError(
-            f"MAHJONG_GC_FREEZE_SECONDS must be a positive number of seconds, not {text!r}"
-        )
-    return period
-
-
-def freeze_periodically(period: float | None) -> None:
-    """Every `period` seconds move every object to the collector's permanent generation
-    (cheap: list merges, and it resets the young count), so the young collections, which
-    took 200-300 ms at a thousand tables, rarely or never run. Frozen objects are still
-    freed by reference counting; only cyclic garbage among them stays (docs/operations.md)."""
-    if period is None:
-        return
-
-    def loop() -> None:
-        while True:
-            time.sleep(period)
-            gc.freeze()
-
-    threading.Thread(target=loop, name="gc-freeze", daemon=True).start()
-
-
 def run(args: argparse.Namespace) -> int:
     """Migrate, then serve until interrupted."""
     import uvicorn
 
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
+    from server.observability.collector import CollectorSettings, configure_collector
     from server.store import apply_migrations, resolve_database_url
 
-    gc.set_threshold(*gc_thresholds())
-    log_slow_collections()
+    collector = CollectorSettings.from_environ(os.environ)  # a bad setting stops us here
     database_url = resolve_database_url(args.database_url)
     apply_migrations(database_url)
     log_config = None
@@ -130,9 +45,7 @@ def run(args: argparse.Namespace) -> int:
         log_config = uvicorn_log_config()
     except ImportError:
         pass
-    # What is loaded now lives as long as the process: keep the collector from scanning it.
-    gc.freeze()
-    freeze_periodically(gc_freeze_period())
+    configure_collector(collector)
     uvicorn.run(
         create_app(database_url),
         host=args.host,
