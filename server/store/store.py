@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -37,6 +37,24 @@ from server.store.records import RoomRecord
 from server.store.schema import deal_actions, deal_players, deals, room_players, rooms
 from server.store.sqlite_log import SqliteBatchInsert, sqlite_file
 from server.store.summaries import bot_cover_by_seat, count_finished_deal
+
+# The statements every deal runs, built once: building one per deal costs CPU, and a
+# comparison's bound parameter is a small reference cycle for the collector to find.
+_ROOM_EXISTS = select(rooms.c.room_id).where(rooms.c.room_id == bindparam("room_id"))
+_INSERT_DEAL = deals.insert()
+_DEAL_TO_FINISH = select(
+    deals.c.room_id, deals.c.variant, deals.c.seat_players, deals.c.started_at, deals.c.ended_at
+).where(deals.c.deal_id == bindparam("match_deal_id"))
+_ROOM_PLAYERS = select(room_players).where(room_players.c.room_id == bindparam("match_room_id"))
+_RECORD_OUTCOME = deals.update().where(deals.c.deal_id == bindparam("match_deal_id"))
+_INSERT_DEAL_PLAYERS = deal_players.insert()
+# Added in SQL, not read-modify-written, so a total cannot go stale.
+_ADD_TO_SCORE = (
+    room_players.update()
+    .where(room_players.c.room_id == bindparam("match_room_id"))
+    .where(room_players.c.player_index == bindparam("match_player_index"))
+    .values(score=room_players.c.score + bindparam("points"))
+)
 
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
 DEAL_OUTCOMES = ("win", "draw", "timeout")
@@ -176,17 +194,18 @@ class Store:
             async with self._writing() as conn:
                 await _require_room(conn, room_id)
                 inserted = await conn.execute(
-                    deals.insert().values(
-                        room_id=room_id,
-                        game_no=game_no,
-                        deal_no=deal_no,
-                        variant=variant,
-                        settings=settings,
-                        seed=seed,
-                        seat_players=seat_players,
-                        started_at=started_at,
-                        start_seconds_left=deal_seconds_left,
-                    )
+                    _INSERT_DEAL,
+                    {
+                        "room_id": room_id,
+                        "game_no": game_no,
+                        "deal_no": deal_no,
+                        "variant": variant,
+                        "settings": settings,
+                        "seed": seed,
+                        "seat_players": seat_players,
+                        "started_at": started_at,
+                        "start_seconds_left": deal_seconds_left,
+                    },
                 )
         except IntegrityError as error:
             raise DuplicateRecordError(
@@ -258,26 +277,14 @@ class Store:
         if ended_at.tzinfo is None:
             raise ValueError(f"naive datetime {ended_at!r}: pass a timezone-aware UTC datetime")
         async with self._writing() as conn:
-            deal = (
-                await conn.execute(
-                    select(
-                        deals.c.room_id,
-                        deals.c.variant,
-                        deals.c.seat_players,
-                        deals.c.started_at,
-                        deals.c.ended_at,
-                    ).where(deals.c.deal_id == deal_id)
-                )
-            ).one_or_none()
+            deal = (await conn.execute(_DEAL_TO_FINISH, {"match_deal_id": deal_id})).one_or_none()
             if deal is None:
                 raise UnknownDealError(f"no deal {deal_id}")
             if deal.ended_at is not None:
                 raise DealFinishedError(f"deal {deal_id} already finished")
             players = {
                 row.player_index: row
-                for row in await conn.execute(
-                    select(room_players).where(room_players.c.room_id == deal.room_id)
-                )
+                for row in await conn.execute(_ROOM_PLAYERS, {"match_room_id": deal.room_id})
             }
             unknown = sorted(set(player_scores) - set(players))
             if unknown:
@@ -298,17 +305,17 @@ class Store:
             ]
             fan, patterns = winners_fan(result), winners_patterns(result)
             await conn.execute(
-                deals.update()
-                .where(deals.c.deal_id == deal_id)
-                .values(
-                    ended_at=ended_at,
-                    outcome=str(result["outcome"]),
-                    winners=result.get("winners", []),
-                    fan=fan,
-                    patterns=patterns,
-                    payments=result.get("payments", []),
-                    result=result,
-                )
+                _RECORD_OUTCOME,
+                {
+                    "match_deal_id": deal_id,
+                    "ended_at": ended_at,
+                    "outcome": str(result["outcome"]),
+                    "winners": result.get("winners", []),
+                    "fan": fan,
+                    "patterns": patterns,
+                    "payments": result.get("payments", []),
+                    "result": result,
+                },
             )
             await count_finished_deal(
                 conn,
@@ -322,14 +329,18 @@ class Store:
                 player_rows=rows,
             )
             if rows:
-                await conn.execute(deal_players.insert(), rows)
-            for player_index, net in player_scores.items():
-                # Added in SQL, not read-modify-written, so the total cannot go stale.
+                await conn.execute(_INSERT_DEAL_PLAYERS, rows)
+            if player_scores:
                 await conn.execute(
-                    room_players.update()
-                    .where(room_players.c.room_id == deal.room_id)
-                    .where(room_players.c.player_index == player_index)
-                    .values(score=room_players.c.score + int(net))
+                    _ADD_TO_SCORE,
+                    [
+                        {
+                            "match_room_id": deal.room_id,
+                            "match_player_index": player_index,
+                            "points": int(net),
+                        }
+                        for player_index, net in sorted(player_scores.items())
+                    ],
                 )
 
     # -- reads -------------------------------------------------------------------------
@@ -366,6 +377,6 @@ class Store:
 
 async def _require_room(conn: AsyncConnection, room_id: str) -> None:
     """Raise `UnknownRoomError` unless the room exists."""
-    found = await conn.scalar(select(rooms.c.room_id).where(rooms.c.room_id == room_id))
+    found = await conn.scalar(_ROOM_EXISTS, {"room_id": room_id})
     if found is None:
         raise UnknownRoomError(f"no room {room_id!r}")

@@ -14,7 +14,7 @@ import bisect
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, Table, case, cast, func, select
+from sqlalchemy import Integer, Table, bindparam, case, cast, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -34,23 +34,52 @@ def duration_bucket(seconds: float) -> int:
     return bisect.bisect_right(DURATION_UPPER_BOUNDS, seconds)
 
 
+_reason = deal_actions.c.bot_reason
+# Built once (a statement per deal costs CPU and leaves reference cycles behind).
+_BOT_COVER = (
+    select(
+        deal_actions.c.seat,
+        func.sum(cast(case((_reason == "timeout", 1), else_=0), Integer)),
+        func.sum(cast(case((_reason == "disconnected", 1), else_=0), Integer)),
+    )
+    .where(
+        deal_actions.c.deal_id == bindparam("match_deal_id"),
+        deal_actions.c.by_bot.is_(True),
+        _reason.in_(("timeout", "disconnected")),
+    )
+    .group_by(deal_actions.c.seat)
+)
+_PLAYERS_SEEN_IN_ROOM = (
+    select(deal_players.c.player_name, deal_players.c.is_bot)
+    .where(deal_players.c.room_id == bindparam("match_room_id"))
+    .distinct()
+)
+
+
 async def bot_cover_by_seat(conn: AsyncConnection, deal_id: int) -> dict[str, tuple[int, int]]:
     """(turns timed out, turns while away) a bot played per seat in one deal's log."""
-    reason = deal_actions.c.bot_reason
-    rows = await conn.execute(
-        select(
-            deal_actions.c.seat,
-            func.sum(cast(case((reason == "timeout", 1), else_=0), Integer)),
-            func.sum(cast(case((reason == "disconnected", 1), else_=0), Integer)),
-        )
-        .where(
-            deal_actions.c.deal_id == deal_id,
-            deal_actions.c.by_bot.is_(True),
-            reason.in_(("timeout", "disconnected")),
-        )
-        .group_by(deal_actions.c.seat)
-    )
+    rows = await conn.execute(_BOT_COVER, {"match_deal_id": deal_id})
     return {str(seat): (int(timed_out or 0), int(away or 0)) for seat, timed_out, away in rows}
+
+
+# Built once per table and dialect: an upsert's `excluded` alias is a web of reference
+# cycles, which at one construction per finished deal kept the collector busy.
+_upserts: dict[tuple[str, str, tuple[str, ...]], Any] = {}
+
+
+def _upsert(
+    dialect_name: str, table: Table, key: tuple[str, ...], counters: tuple[str, ...]
+) -> Any:
+    cached = _upserts.get((dialect_name, table.name, counters))
+    if cached is None:
+        dialect = postgresql if dialect_name == "postgresql" else sqlite
+        statement = dialect.insert(table)
+        cached = statement.on_conflict_do_update(
+            index_elements=list(key),
+            set_={name: table.c[name] + statement.excluded[name] for name in counters},
+        )
+        _upserts[(dialect_name, table.name, counters)] = cached
+    return cached
 
 
 async def _add_to(
@@ -59,13 +88,8 @@ async def _add_to(
     """Insert each row, or add its counters to the row already under its key."""
     if not rows:
         return
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(table)
-    counters = [name for name in rows[0] if name not in key]
-    statement = statement.on_conflict_do_update(
-        index_elements=list(key),
-        set_={name: table.c[name] + statement.excluded[name] for name in counters},
-    )
+    counters = tuple(name for name in rows[0] if name not in key)
+    statement = _upsert(conn.dialect.name, table, key, counters)
     # Always in key order, so two deals finishing at once lock rows in the same order.
     await conn.execute(statement, sorted(rows, key=lambda row: tuple(row[k] for k in key)))
 
@@ -85,11 +109,7 @@ async def count_finished_deal(
     """Add one finished deal to the summaries. ``player_rows`` are its ``deal_players``
     rows as about to be inserted (with their bot cover); call before inserting them, so
     a player's first deal in the room is recognised."""
-    earlier = await conn.execute(
-        select(deal_players.c.player_name, deal_players.c.is_bot)
-        .where(deal_players.c.room_id == room_id)
-        .distinct()
-    )
+    earlier = await conn.execute(_PLAYERS_SEEN_IN_ROOM, {"match_room_id": room_id})
     seen_in_room = {(name, bool(is_bot)) for name, is_bot in earlier}
     totals: dict[tuple[str, bool], dict[str, Any]] = {}
     for row in player_rows:
