@@ -12,7 +12,7 @@ So `serve` moves every surviving object to the permanent generation once a secon
 rarely run; reference counting still frees whatever is not in a cycle, and table play makes
 practically no cycles (connections and HTTP requests leave some). Cycles among frozen
 objects are only found by a full collection, so `FrozenHeap` runs one, as Python's own rule
-for its oldest generation does, once the frozen heap has grown by a quarter since the last:
+for its oldest generation does, once the heap has grown by a quarter since the last:
 cyclic garbage never holds more than that share of memory, and the full pauses come as
 rarely as the heap grows (not at all in steady play).
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 import gc
 import logging
 import math
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -38,9 +39,9 @@ log = logging.getLogger("mahjong.gc")
 DEFAULT_THRESHOLDS = (100_000, 50, 1_000)
 DEFAULT_FREEZE_SECONDS = 1.0
 DEFAULT_FULL_GROWTH = 0.25
-# Below this many new frozen objects a full collection is not worth a pause (a fresh
-# server's heap is small, and a quarter of it is a few thousand objects).
-MIN_GROWTH_OBJECTS = 20_000
+# Below this many new memory blocks a full collection is not worth a pause (a fresh
+# server's heap is small, and a quarter of it is a few megabytes).
+MIN_GROWTH_BLOCKS = 50_000
 
 
 @dataclass(frozen=True)
@@ -113,45 +114,27 @@ class FrozenHeap:
 
     def __init__(self, full_growth: float = DEFAULT_FULL_GROWTH) -> None:
         self.full_growth = full_growth
-        self.baseline = 0  # frozen objects after the last full collection
-        self.grown = 0  # net tracked objects made since then (frozen, or about to be)
+        self.baseline = sys.getallocatedblocks()  # the heap after the last full collection
         self.full_collections = 0
-        self._young_at_start = 0
-
-    def attach(self) -> None:
-        """Count the objects an automatic collection moves on (the young count restarts at
-        every collection, so `tick` alone would miss what survived one)."""
-        gc.callbacks.append(self._on_collection)
-
-    def detach(self) -> None:
-        """Stop counting automatic collections."""
-        gc.callbacks.remove(self._on_collection)
-
-    def _on_collection(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._young_at_start = gc.get_count()[0]
-        else:
-            self.grown += self._young_at_start - info["collected"]
 
     def tick(self) -> bool:
-        """Freeze what survives; if the frozen heap outgrew its bound, collect it in full.
+        """Freeze what survives; if the heap outgrew its bound, collect it in full.
         Returns whether a full collection ran."""
-        # The young count is allocations minus deallocations since the last freeze: summed,
-        # the frozen heap's growth. (`gc.get_freeze_count()` walks the whole frozen list:
-        # 120 ms at a thousand tables, too slow for every tick.)
-        self.grown += gc.get_count()[0]
         gc.freeze()
-        if self.grown <= max(MIN_GROWTH_OBJECTS, self.full_growth * self.baseline):
+        # The heap's size in pymalloc blocks (every object, cyclic garbage included) is
+        # cheap to read; `gc.get_freeze_count()` walks the whole frozen list (120 ms at a
+        # thousand tables), and the young count is clamped at zero, so it over-counts.
+        grown = sys.getallocatedblocks() - self.baseline
+        if grown <= max(MIN_GROWTH_BLOCKS, self.full_growth * self.baseline):
             return False
         started = time.perf_counter()
         gc.unfreeze()
         freed = gc.collect()
         gc.freeze()
-        self.baseline = gc.get_freeze_count()
-        self.grown = 0
+        self.baseline = sys.getallocatedblocks()
         self.full_collections += 1
         log.info(
-            "full collection: %d objects frozen, %d freed, %.1f ms",
+            "full collection: %d blocks after, %d objects freed, %.1f ms",
             self.baseline,
             freed,
             1000 * (time.perf_counter() - started),
@@ -206,7 +189,5 @@ def configure_collector(settings: CollectorSettings) -> FrozenHeap | None:
     if settings.freeze_seconds is None:
         return None
     heap = FrozenHeap(settings.full_growth)
-    heap.baseline = gc.get_freeze_count()
-    heap.attach()
     heap.start(settings.freeze_seconds)
     return heap
