@@ -84,6 +84,7 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
         # server has no limit either, so lift it rather than measure the limiter.
         "MAHJONG_WS_RATE_PER_SECOND": "1000000",
         "MAHJONG_WS_RATE_BURST": "1000000",
+        "MAHJONG_WS_COMPRESSION": "1" if os.environ.get("BENCH_WS_COMPRESSION") else "0",
     }
     if mode == "hall":
         database = workdir / f"bench-{port}.sqlite3"

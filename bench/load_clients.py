@@ -17,6 +17,9 @@ import time
 from typing import Any
 
 SEATS = 4  # Hong Kong tables: four WebSocket clients each
+# BENCH_WS_COMPRESSION=deflate: clients offer permessage-deflate, as browsers do (the hall
+# then runs with MAHJONG_WS_COMPRESSION=1; the bare server never compresses).
+COMPRESSION = os.environ.get("BENCH_WS_COMPRESSION") or None
 
 
 def raise_fd_limit() -> None:
@@ -95,7 +98,7 @@ async def drive(
         return list(
             await asyncio.gather(
                 *(
-                    connect(base + url, max_size=None, compression=None, open_timeout=120)
+                    connect(base + url, max_size=None, compression=COMPRESSION, open_timeout=120)
                     for url in urls
                 )
             )

@@ -16,12 +16,13 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
+from server.api.socket_protocol import SEND_TEXT_NOW
 from server.rooms import commands as cmd
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
@@ -55,6 +56,9 @@ class SocketConnection:
     def __init__(self, websocket: WebSocket, player_index: int | None) -> None:
         self.websocket = websocket
         self.player_index = player_index
+        # Under `serve`, uvicorn's protocol offers a direct write (api/socket_protocol.py).
+        extensions = websocket.scope.get("extensions") or {}
+        self._send_text_now: Callable[[str], bool] | None = extensions.get(SEND_TEXT_NOW)
         self._backlog: deque[str | tuple[int, str]] = deque()
         self._drainer: asyncio.Task[None] | None = None
         self._closing = False
@@ -87,6 +91,8 @@ class SocketConnection:
             await asyncio.shield(self._drainer)
 
     def _send_now(self, text: str) -> None:
+        if self._send_text_now is not None and self._send_text_now(text):
+            return  # written to the transport
         sending = self.websocket.send_text(text)
         try:
             blocker = sending.send(None)

@@ -27,15 +27,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def ws_compression() -> bool:
+    """Whether sockets may negotiate permessage-deflate (`MAHJONG_WS_COMPRESSION`, off by
+    default). Browsers ask for it. A state message is ~1.7 KB and a player gets a few a
+    second; compressing them cost the server ~100 µs of CPU per action (four messages),
+    about a quarter more in all (docs/benchmarks.md), and a compressed socket cannot take
+    the direct frame writes (api/socket_protocol.py)."""
+    text = os.environ.get("MAHJONG_WS_COMPRESSION", "").strip().lower()
+    if text in ("", "0", "off", "false", "no"):
+        return False
+    if text in ("1", "on", "true", "yes"):
+        return True
+    raise ValueError(f"MAHJONG_WS_COMPRESSION must be on or off, not {text!r}")
+
+
 def run(args: argparse.Namespace) -> int:
     """Migrate, then serve until interrupted."""
     import uvicorn
 
+    from server.api.socket_protocol import TableSocketProtocol
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
     from server.observability.collector import CollectorSettings, configure_collector
     from server.store import apply_migrations, resolve_database_url
 
     collector = CollectorSettings.from_environ(os.environ)  # a bad setting stops us here
+    compression = ws_compression()
     database_url = resolve_database_url(args.database_url)
     apply_migrations(database_url)
     log_config = None
@@ -57,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         # uvicorn's implementations (docs/benchmarks.md, "Server load", compares them).
         loop=os.environ.get("MAHJONG_UVICORN_LOOP", "auto"),
         http=os.environ.get("MAHJONG_UVICORN_HTTP", "auto"),
-        ws=os.environ.get("MAHJONG_UVICORN_WS", "auto"),
+        ws=os.environ.get("MAHJONG_UVICORN_WS") or TableSocketProtocol,
+        ws_per_message_deflate=compression,
     )
     return 0

@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from server.api.socket_protocol import TableSocketProtocol
 from server.app import WS_MAX_SIZE, create_app
 from server.rooms.clock import Clock
 from server.rooms.settings import TableSettings
@@ -50,6 +51,9 @@ class LiveServer:
             ws_max_size=WS_MAX_SIZE,
             ws_ping_interval=ping_seconds,
             ws_ping_timeout=ping_seconds,
+            # The socket layer `serve` runs: direct frame writes, no compression.
+            ws=TableSocketProtocol,
+            ws_per_message_deflate=False,
             lifespan="on",
         )
         self.serving = ServerThread(config)
