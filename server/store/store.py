@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -237,9 +238,12 @@ class Store:
         if at.tzinfo is None:
             raise ValueError(f"naive datetime {at!r}: pass a timezone-aware UTC datetime")
         try:
-            json.dumps(action)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"action is not JSON: {error}") from error
+            orjson.dumps(action)  # the fast check; json decides what orjson refuses
+        except TypeError:
+            try:
+                json.dumps(action)
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"action is not JSON: {error}") from error
         await self._action_log.append(
             {
                 "deal_id": deal_id,
