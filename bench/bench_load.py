@@ -312,7 +312,7 @@ def main() -> int:
         mode: max((r["actions_per_s"] for r in rows if r["mode"] == mode), default=0.0)
         for mode in ("hall", "bare")
     }
-    if len(by_tables) > 1 and peaks["hall"] and peaks["bare"]:
+    if args.pace == 0 and len(by_tables) > 1 and peaks["hall"] and peaks["bare"]:
         # Saturation: each server's best throughput over the table counts run (with few
         # tables a server can be bound by the round trip rather than its CPU).
         print(
