@@ -20,6 +20,9 @@ SEATS = 4  # Hong Kong tables: four WebSocket clients each
 # BENCH_WS_COMPRESSION=deflate: clients offer permessage-deflate, as browsers do (the hall
 # then runs with MAHJONG_WS_COMPRESSION=1; the bare server never compresses).
 COMPRESSION = os.environ.get("BENCH_WS_COMPRESSION") or None
+# BENCH_LATENCY_TRACE=dir: each client process writes "epoch-seconds latency-ms" per sample.
+_trace_dir = os.environ.get("BENCH_LATENCY_TRACE")
+TRACE = open(f"{_trace_dir}/latency-{os.getpid()}.txt", "w") if _trace_dir else None  # noqa: SIM115
 
 
 def raise_fd_limit() -> None:
@@ -154,6 +157,8 @@ async def drive(
                         _, sent = table.pending.pop(0)
                         if measuring["on"]:
                             table.latencies.append(now - sent)
+                            if TRACE is not None:
+                                TRACE.write(f"{time.time():.3f} {1000 * (now - sent):.1f}\n")
                 legal = message.get("legal") or []
                 decision = (
                     message.get("phase"),

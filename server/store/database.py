@@ -55,6 +55,17 @@ def sqlite_synchronous() -> str:
     return level
 
 
+def apply_sqlite_pragmas(dbapi_connection: Any, synchronous: str, busy_ms: int = 30000) -> None:
+    """The settings every SQLite connection of the store runs with. WAL lets readers run
+    while a writer commits; see `sqlite_synchronous` for what each level keeps."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA synchronous={synchronous}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
+    cursor.close()
+
+
 def create_engine_for(database_url: str) -> AsyncEngine:
     """An async engine tuned for the database kind (SQLite pragmas, or a Postgres pool)."""
     if database_url.startswith("sqlite"):
@@ -63,14 +74,7 @@ def create_engine_for(database_url: str) -> AsyncEngine:
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-            # WAL lets readers run while a writer commits. See `sqlite_synchronous` for
-            # what each synchronous level keeps through a crash.
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute(f"PRAGMA synchronous={synchronous}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.close()
+            apply_sqlite_pragmas(dbapi_connection, synchronous)
 
         return engine
     return create_async_engine(database_url, pool_size=20, max_overflow=20, pool_recycle=1800)

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Integer, Table, bindparam, case, cast, func, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection
 
 from server.store.schema import chart_counts, deal_actions, deal_players, player_totals
 
@@ -56,9 +56,9 @@ _PLAYERS_SEEN_IN_ROOM = (
 )
 
 
-async def bot_cover_by_seat(conn: AsyncConnection, deal_id: int) -> dict[str, tuple[int, int]]:
+def bot_cover_by_seat(conn: Connection, deal_id: int) -> dict[str, tuple[int, int]]:
     """(turns timed out, turns while away) a bot played per seat in one deal's log."""
-    rows = await conn.execute(_BOT_COVER, {"match_deal_id": deal_id})
+    rows = conn.execute(_BOT_COVER, {"match_deal_id": deal_id})
     return {str(seat): (int(timed_out or 0), int(away or 0)) for seat, timed_out, away in rows}
 
 
@@ -82,8 +82,8 @@ def _upsert(
     return cached
 
 
-async def _add_to(
-    conn: AsyncConnection, table: Table, key: tuple[str, ...], rows: list[dict[str, Any]]
+def _add_to(
+    conn: Connection, table: Table, key: tuple[str, ...], rows: list[dict[str, Any]]
 ) -> None:
     """Insert each row, or add its counters to the row already under its key."""
     if not rows:
@@ -91,11 +91,11 @@ async def _add_to(
     counters = tuple(name for name in rows[0] if name not in key)
     statement = _upsert(conn.dialect.name, table, key, counters)
     # Always in key order, so two deals finishing at once lock rows in the same order.
-    await conn.execute(statement, sorted(rows, key=lambda row: tuple(row[k] for k in key)))
+    conn.execute(statement, sorted(rows, key=lambda row: tuple(row[k] for k in key)))
 
 
-async def count_finished_deal(
-    conn: AsyncConnection,
+def count_finished_deal(
+    conn: Connection,
     *,
     variant: str,
     room_id: str,
@@ -109,7 +109,7 @@ async def count_finished_deal(
     """Add one finished deal to the summaries. ``player_rows`` are its ``deal_players``
     rows as about to be inserted (with their bot cover); call before inserting them, so
     a player's first deal in the room is recognised."""
-    earlier = await conn.execute(_PLAYERS_SEEN_IN_ROOM, {"match_room_id": room_id})
+    earlier = conn.execute(_PLAYERS_SEEN_IN_ROOM, {"match_room_id": room_id})
     seen_in_room = {(name, bool(is_bot)) for name, is_bot in earlier}
     totals: dict[tuple[str, bool], dict[str, Any]] = {}
     for row in player_rows:
@@ -142,7 +142,7 @@ async def count_finished_deal(
         total["fan_count"] += won_with_fan
         total["timed_out"] += int(row["timed_out"])
         total["disconnected"] += int(row["disconnected"])
-    await _add_to(conn, player_totals, PLAYER_KEY, list(totals.values()))
+    _add_to(conn, player_totals, PLAYER_KEY, list(totals.values()))
 
     figures: dict[tuple[str, str], int] = {("outcome", outcome): 1}
     seconds = (ended_at - started_at).total_seconds()
@@ -153,7 +153,7 @@ async def count_finished_deal(
         for pattern in patterns:
             label = ("pattern", str(pattern.get("id")))
             figures[label] = figures.get(label, 0) + 1
-    await _add_to(
+    _add_to(
         conn,
         chart_counts,
         CHART_KEY,
