@@ -35,6 +35,9 @@ def raise_fd_limit() -> None:
 
 
 def quick_choice(legal: list[dict[str, Any]], drawn: str | None) -> dict[str, Any]:
+    """A fast scripted policy (the real bots take milliseconds a decision), shared with the
+    live tests' clients: win, else pass a claim, else throw the drawn tile, else the first
+    legal discard, else the first legal action."""
     by_type = {action["type"]: action for action in reversed(legal)}
     for kind in ("win", "pass"):
         if kind in by_type:

@@ -16,6 +16,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench.load_clients import quick_choice
 from server.api.socket_protocol import TableSocketProtocol
 from server.app import WS_MAX_SIZE, create_app
 from server.rooms.clock import Clock
@@ -99,22 +100,6 @@ async def join(client: httpx.AsyncClient, room_id: str, name: str) -> dict[str, 
     answer = await client.post(f"/api/rooms/{room_id}/join", json={"name": name})
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
-
-
-def quick_choice(legal: list[dict[str, Any]], drawn_tile: str | None) -> dict[str, Any]:
-    """A fast scripted policy (the real bots take tens of ms a decision): win, else pass a
-    claim, else throw the drawn tile, else the first legal discard."""
-    by_type: dict[str, dict[str, Any]] = {}
-    for action in legal:
-        by_type.setdefault(action["type"], action)
-    for kind in ("win", "pass"):
-        if kind in by_type:
-            return by_type[kind]
-    discards = [action for action in legal if action["type"] == "discard"]
-    for action in discards:
-        if action.get("tile") == drawn_tile:
-            return action
-    return discards[0] if discards else legal[0]
 
 
 def decision_key(state: dict[str, Any]) -> tuple[Any, ...]:
