@@ -157,10 +157,7 @@ class SqliteBatchInsert:
         # connection does not wait for a lock held by another process.
         busy_ms = 0 if inline else 30000
         db = sqlite3.connect(self._path, timeout=busy_ms / 1000)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={self._synchronous}")
-        db.execute("PRAGMA foreign_keys=ON")
-        db.execute(f"PRAGMA busy_timeout={busy_ms}")
+        apply_sqlite_pragmas(db, self._synchronous, busy_ms)
         if inline:
             db.execute("PRAGMA wal_autocheckpoint=0")
             self._inline = db
