@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -53,11 +54,11 @@ class StateTexts:
         else:
             shared.update(table_view(deal_state))
         shared["deal_deadline"] = epoch_ms(deal_deadline)
-        self._head = _dumps(shared)[:-1]  # the shared members, the object left open
+        self._head = encode(shared)[:-1]  # the shared members, the object left open
         if deal_state is not None:
             self._head += f',"players":{{{_players_text(deal_state, self._seat_texts)}}}'
 
-        self._room = room if isinstance(room, str) else _dumps(room)
+        self._room = room if isinstance(room, str) else encode(room)
         self._any_deadline = epoch_ms(min(turn_deadlines.values())) if turn_deadlines else None
 
     def legal_for(self, seat: str) -> list[Action]:
@@ -83,7 +84,7 @@ class StateTexts:
         own["turn_deadline"] = deadline
         legal = self.legal_for(seat) if seat is not None else []
         return (
-            f"{self._head},{_dumps(own)[1:-1]}{tiles},"
+            f"{self._head},{encode(own)[1:-1]}{tiles},"
             f'"legal":[{",".join(map(action_text, legal))}],"room":{self._room}}}'
         )
 
@@ -93,14 +94,12 @@ class StateTexts:
         state = self.deal_state
         assert state is not None
         if state.phase == "discard" and state.turn == seat:
-            return _dumps(own_view(state, seat))[1:-1]
+            return encode(own_view(state, seat))[1:-1]
         player = state.players[seat]
         key = f"own {seat}"
-        kept = self._seat_texts.get(key)
-        if kept is None or kept[0] is not player:
-            kept = (player, _dumps(own_view(state, seat))[1:-1])
-            self._seat_texts[key] = kept
-        return kept[1]
+        return _text_while_same(
+            self._seat_texts, key, player, lambda _: encode(own_view(state, seat))[1:-1]
+        )
 
 
 def state_message(
@@ -133,22 +132,32 @@ def _players_text(deal_state: Any, seat_texts: dict[str, tuple[Any, str]]) -> st
     """The public side of every seat, encoded. A seat's tiles are copied before they change
     (the engine's copy-on-write), so while a seat's object is the same its text is too;
     `seat_texts` keeps the last one per seat (most moves change one seat, a pass none)."""
-    cache = seat_texts
     parts = []
     for name, player in deal_state.players.items():
-        kept = cache.get(name)
-        if kept is None or kept[0] is not player:
-            kept = (player, _dumps(seat_public_view(player)))
-            cache[name] = kept
-        parts.append(f"{_dumps(name)}:{kept[1]}")
+        text = _text_while_same(
+            seat_texts, name, player, lambda seat: encode(seat_public_view(seat))
+        )
+        parts.append(f"{encode(name)}:{text}")
     return ",".join(parts)
+
+
+def _text_while_same(
+    texts: dict[str, tuple[Any, str]], key: str, source: Any, build: Callable[[Any], str]
+) -> str:
+    """The text kept under `key` while it was built from this very `source` object, else
+    a fresh `build(source)` (kept in its place)."""
+    kept = texts.get(key)
+    if kept is None or kept[0] is not source:
+        kept = (source, build(source))
+        texts[key] = kept
+    return kept[1]
 
 
 @functools.lru_cache(maxsize=8192)
 def action_text(action: Action) -> str:
     """An action's wire JSON. Actions are immutable and few (the same discards come up
     all the time), so each is encoded once."""
-    return _dumps(action.to_json())
+    return encode(action.to_json())
 
 
 def encode(value: Any) -> str:
@@ -162,12 +171,9 @@ def encode(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
-_dumps = encode
-
-
 def room_json(room: dict[str, Any]) -> str:
     """The room object encoded once for a whole broadcast."""
-    return _dumps(room)
+    return encode(room)
 
 
 def error_message(code: str, text: str, message_id: Any = None) -> str:
