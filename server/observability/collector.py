@@ -78,13 +78,18 @@ def _thresholds(text: str | None) -> tuple[int, int, int]:
     return first, second, third
 
 
+def _number(text: str) -> float:
+    """`text` as a float; NaN (which every check refuses) when it is not a number."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
 def _positive(name: str, text: str | None, default: float) -> float:
     if not text:
         return default
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _number(text)
     if not (value > 0 and math.isfinite(value)):
         raise ValueError(f"{name} must be a positive number, not {text!r}")
     return value
@@ -99,10 +104,7 @@ def _freeze_seconds(text: str | None) -> float | None:
 def _slow_log_ms(text: str | None) -> float | None:
     if not text:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _number(text)
     if not (value >= 0 and math.isfinite(value)):
         raise ValueError(f"MAHJONG_GC_LOG_MS must be a number of milliseconds, not {text!r}")
     return value
