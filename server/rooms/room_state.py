@@ -135,7 +135,7 @@ class RoomState:
         turn timer, and at a thousand tables thousands of sleeping tasks cost real time.
         """
         if type(self.clock) is SystemClock:
-            return self._call_at(moment, command)
+            return _WallTimer(self, moment, command).cancel
 
         async def fire() -> None:
             await self.clock.sleep_until(moment)
@@ -145,9 +145,6 @@ class RoomState:
         self._timers.add(task)
         task.add_done_callback(self._timers.discard)
         return task.cancel
-
-    def _call_at(self, moment: float, command: Any) -> Callable[[], Any]:
-        return _WallTimer(self, moment, command).cancel
 
     def _cancel_timers(self) -> None:
         for timer in list(self._timers):
