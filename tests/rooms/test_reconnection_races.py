@@ -14,6 +14,7 @@ covering bot move the table, one step at a time.
 from __future__ import annotations
 
 import random
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
@@ -145,14 +146,22 @@ async def test_the_snapshot_after_a_reconnection_is_answerable(
     assert logged(database_url) == [("E", 0)]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [2, 3, 4])
 async def test_leaving_and_coming_back_at_any_point_never_strands_a_decision(
-    seed: int, slow_bots: RoomManager, clock: ManualClock, database_url: str
+    seed: int,
+    slow_bots: RoomManager,
+    clock: ManualClock,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A whole deal in which Ana keeps dropping and coming back, at random points and in a
     random order; the other seats play random legal moves (claims included), so East's
     decisions cover discards as well as claim windows."""
     rng = random.Random(seed)
+    # The deal's wall from the same seed, so each case is one fixed scenario: with a random
+    # wall some deals were too short for three reconnections (about one run in thirty).
+    # (Seed 1's deal gives Ana no decision of her own to answer, so it is not one of them.)
+    monkeypatch.setattr(secrets, "randbits", random.Random(seed).getrandbits)
     room_id = await slow_bots.create_room(RoomSettings(variant="kaki3", turn_seconds=1000))
     actor = slow_bots.get(room_id)
     links: list[RecordingConnection] = []
