@@ -270,7 +270,7 @@ def test_hong_kong_has_no_same_turn_throw_ban_after_a_pong(fixed):
     state = fixed.play(state, "S", "pong", tiles="55p")
     assert state.forbidden == ()
     state = fixed.play(state, "S", "discard", tile="5p")  # the fourth 5p, beside the pong
-    assert state.players["S"].discards == ["5p"]
+    assert state.players["S"].discards == ["9p", "5p"]
 
 
 def test_only_3_kaki_bans_throwing_a_tile_of_the_set_just_shown():

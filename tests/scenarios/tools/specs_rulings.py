@@ -27,9 +27,10 @@ SPECS = [
         "comment": (
             "docs/rules.md, honour patterns: a Fei may stand for a fifth copy of an honour, and such a "
             "reading scores each set's own fan and none of the honour patterns. South holds 5555z j 666z "
-            "123p 4p and an animal (replaced by 5p). On East's 6p the only reading is 555z, 5z+Fei as the "
+            "123p 4p and an animal (replaced by 5p), and draws and throws 1z; East's second discard is 6p "
+            "(a win on East's first discard would be the earthly hand). Its only reading is 555z, 5z+Fei as the "
             "eye, 666z, 123p, 456p: two dragon sets 2 + half flush 1 + animal 1 = 4 fan, short of 5; the "
-            "White eye beside a White set is not Little Dragons. South's win (action 1) is refused."
+            "White eye beside a White set is not Little Dragons. South's win (action 4) is refused."
         ),
         "variant": K,
         "hands": {
@@ -37,10 +38,10 @@ SPECS = [
             "S": "5555z j 666z 123p 4p 1a",
             "W": "55p 77p 88p 99p 1z 2z 3z 7z 4z",
         },
-        "front": "",
+        "front": "1z 8p 9p",
         "back": "5p",
-        "actions": ["E discard 6p", "S win"],
-        "expect_error": "action 1:",
+        "actions": ["E discard 7z", "S discard 1z", "W discard 2z", "E discard 6p", "S win"],
+        "expect_error": "action 4:",
     },
     {
         "name": "hk_chow_then_same_set_discard_allowed",
