@@ -13,6 +13,7 @@ from server.bots.seat_view import SeatView
 from server.engine.actions import Action
 from server.engine.melds import Meld
 from server.engine.tiles import FEI, Tile
+from server.engine.variants import VARIANTS
 
 # How much better than passing a claim must be, by kind (full bot).
 CLAIM_MARGIN = {"chow": 0.15, "pong": 0.0, "kong": 0.0}
@@ -30,12 +31,20 @@ def claimed_meld(view: SeatView, action: Action, discard: Tile) -> Meld:
     )
 
 
-def _forced_discards(tiles: tuple[Tile, ...], meld: Meld) -> list[Action]:
-    """The discards allowed right after a chow or pong: none of the set's kinds (or Fei)."""
-    banned = set(meld.real_tiles)
-    if FEI in meld.tiles:
-        banned.add(FEI)
-    return [Action("discard", tile=t) for t in sorted(set(tiles)) if t not in banned]
+def forced_discards(view: SeatView, tiles: tuple[Tile, ...], meld: Meld) -> list[Action]:
+    """The discards the engine allows right after a chow or pong.
+
+    At a table with the same-turn throw ban (3 Kaki) that is none of the set's kinds (nor
+    its Fei), unless the ban would leave no throw at all; elsewhere any tile held.
+    """
+    held = sorted(set(tiles))
+    banned: set[Tile] = set()
+    if VARIANTS[view.variant].same_turn_throw_ban:
+        banned = set(meld.real_tiles)
+        if FEI in meld.tiles:
+            banned.add(FEI)
+    allowed = [t for t in held if t not in banned] or held
+    return [Action("discard", tile=t) for t in allowed]
 
 
 def claim_value(view: SeatView, action: Action, level: str) -> float | None:
@@ -48,7 +57,7 @@ def claim_value(view: SeatView, action: Action, level: str) -> float | None:
     melds = (*view.melds, meld)
     if action.type == "kong":
         return evaluate_hand(tiles, melds, view.bonus, view, level).value + KONG_BONUS
-    choices = _forced_discards(tiles, meld)
+    choices = forced_discards(view, tiles, meld)
     if not choices:
         return None
     _, score, _ = best_discard(view, tiles, melds, choices, level)

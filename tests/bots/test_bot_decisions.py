@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from server.bots import choose_action
+from server.bots.claiming import claimed_meld, forced_discards
+from server.bots.own_turn import without
+from server.bots.seat_view import read_view
+from server.engine import apply, legal_actions
 from tests.bots.bot_positions import decision, discard, everyone_passes, fixed_deal
 
 # East's hand when only South's decision matters: honours nobody else can use.
@@ -73,3 +77,42 @@ def test_every_choice_is_one_of_the_legal_actions() -> None:
     seat_view, legal = decision(state, "S")
     for level in ("baseline", "full"):
         assert choose_action(seat_view, legal, level) in legal
+
+
+def _discards_after_claim(
+    variant: str, hands: dict[str, str], thrown: str, claim_type: str
+) -> tuple[set[str | None], set[str | None]]:
+    """What the bot thinks it may throw after the claim, and what the engine then allows."""
+    state = discard(fixed_deal(variant, hands), "E", thrown)
+    raw_view, legal = decision(state, "S")
+    claim = next(a for a in legal if a.type == claim_type)
+    bot_view = read_view(raw_view)
+    meld = claimed_meld(bot_view, claim, thrown)
+    bot_choices = forced_discards(
+        bot_view, tuple(without(bot_view.concealed, list(claim.tiles or ()))), meld
+    )
+    state = everyone_passes(apply(state, claim)[0])
+    engine_choices = [a for a in legal_actions(state, "S") if a.type == "discard"]
+    return {a.tile for a in bot_choices}, {a.tile for a in engine_choices}
+
+
+def test_the_bot_weighs_a_claim_with_the_throws_the_engine_allows() -> None:
+    # Hong Kong has no same-turn throw ban: after chowing 6m with 4m 5m, South may throw its
+    # spare 5m, and the bot must count that throw when it values the chow.
+    hk_bot, hk_engine = _discards_after_claim(
+        "hk",
+        {"E": "6m 1p 2p 3p 4p 5p 6p 7p 8p 9p 1s 2s 3s 4s", "S": "4m 5m 5m 123s 456s 789s 1z"},
+        "6m",
+        "chow",
+    )
+    assert "5m" in hk_engine
+    assert hk_bot == hk_engine
+    # At 3 Kaki the ban holds, and the bot leaves the set's tiles out, as the engine does.
+    kaki3_bot, kaki3_engine = _discards_after_claim(
+        "kaki3",
+        {"E": "6p 1z 2z 4z 4z 5z 6z 7z 7z 2z 1z 4z 5z 6z", "S": "4p 5p 5p 123p 789p 99p 3z 3z"},
+        "6p",
+        "chow",
+    )
+    assert "5p" not in kaki3_engine
+    assert kaki3_bot == kaki3_engine
