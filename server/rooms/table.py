@@ -36,6 +36,8 @@ from server.rooms.players import (
     RoomFullError,
 )
 from server.rooms.room_seats import CLOSE_SERVICE_RESTART, RoomSeats
+from server.rooms.store_outage import TableStopping
+from server.store import DealFinishedError, DuplicateRecordError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +69,14 @@ class RoomActor(RoomSeats):
         while True:
             command = await self.queue.get()
             if isinstance(command, cmd.Shutdown):
-                self._close_connections(CLOSE_SERVICE_RESTART, "server restarting")
-                self._cancel_timers()
+                self._stop_for_shutdown()
                 return
             try:
                 await self._handle(command)
-            except (RoomFullError, NameTakenError, RoomClosedError) as refusal:
+            except TableStopping:  # the server stopped while the table waited for its store
+                self._stop_for_shutdown()
+                return
+            except (RoomFullError, NameTakenError, RoomClosedError, StoreUnavailable) as refusal:
                 command.reply.set_exception(refusal)  # an ordinary "no" to join or bots
             except Exception as error:  # one bad command must never take the table down
                 log.exception("room %s: %r failed", self.room_id, command)
@@ -83,6 +87,10 @@ class RoomActor(RoomSeats):
                 self._cancel_timers()
                 self.closed.set()
                 return
+
+    def _stop_for_shutdown(self) -> None:
+        self._close_connections(CLOSE_SERVICE_RESTART, "server restarting")
+        self._cancel_timers()
 
     async def _handle(self, command: Any) -> None:
         if isinstance(command, cmd.Connect):
@@ -187,6 +195,8 @@ class RoomActor(RoomSeats):
         deal = self.deal
         if deal is None or deal.ended or deal.deal_id != deal_id:
             return
+        if self.clock.now() < deal.deadline:
+            return  # armed before an outage moved the deadline on; a later timer is set
         await self._play(Action("timeout"), by_bot=False, bot_reason=None)
 
     async def _play(self, action: Action, *, by_bot: bool, bot_reason: str | None) -> None:
@@ -195,16 +205,29 @@ class RoomActor(RoomSeats):
         assert deal is not None
         new_state, _events = apply(deal.state, action)
         now = self.clock.now()
-        await self.store.append_action(
-            deal.deal_id,
-            deal.next_log_seq,
-            action.seat,
-            action.to_json(),
-            utc(now),
-            by_bot,
-            bot_reason,
-            max(0.0, deal.deadline - now),
-        )
+        seq, wire = deal.next_log_seq, action.to_json()
+
+        async def log_action(retry: bool) -> None:
+            if retry:
+                logged = await self.store.action_logged(deal.deal_id, seq)
+                if logged == (action.seat, wire):
+                    return  # the failed attempt had committed after all
+                if logged is not None:
+                    raise DuplicateRecordError(
+                        f"deal {deal.deal_id} seq {seq} holds another action"
+                    )
+            await self.store.append_action(
+                deal.deal_id,
+                seq,
+                action.seat,
+                wire,
+                utc(now),
+                by_bot,
+                bot_reason,
+                max(0.0, deal.deadline - now),
+            )
+
+        await self._saved(log_action, now)
         deal.next_log_seq += 1
         deal.state = new_state
         metrics.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
@@ -228,8 +251,11 @@ class RoomActor(RoomSeats):
         if self.status in ("finished", "closed"):
             return
         if self.status == "waiting":
+            await self._saved(
+                lambda _retry: self.store.set_room_status(self.room_id, "playing"),
+                self.clock.now(),
+            )
             self.status = "playing"
-            await self.store.set_room_status(self.room_id, "playing")
         seat_players = seating.seat_players(self.game)
         round_wind = self.game.round_wind
         seed = secrets.randbits(62)
@@ -237,22 +263,32 @@ class RoomActor(RoomSeats):
         state = new_deal(deal_settings, seed)
         now = self.clock.now()
         deal_no = self.game.deal_number + 1
-        deal_id = await self.store.start_deal(
-            self.room_id,
-            1,
-            deal_no,
-            self.settings.variant,
-            {
-                "variant": self.settings.variant,
-                "round_wind": round_wind,
-                "dealer_player": self.game.player_at("E"),
-                "dealer_passes": self.game.passes,
-            },
-            seed,
-            seat_players,
-            utc(now),
-            self.settings.deal_seconds,
-        )
+        deal_settings_json = {
+            "variant": self.settings.variant,
+            "round_wind": round_wind,
+            "dealer_player": self.game.player_at("E"),
+            "dealer_passes": self.game.passes,
+        }
+
+        async def store_deal(retry: bool) -> int:
+            if retry:
+                found = await self.store.find_deal(self.room_id, 1, deal_no)
+                if found is not None and found[1] == seed:
+                    return found[0]  # the failed attempt had committed after all
+            return await self.store.start_deal(
+                self.room_id,
+                1,
+                deal_no,
+                self.settings.variant,
+                deal_settings_json,
+                seed,
+                seat_players,
+                utc(now),
+                self.settings.deal_seconds,
+            )
+
+        deal_id = await self._saved(store_deal, now)
+        now = self.clock.now()  # later than the deal's start if the store was down
         self.deal = DealInPlay(
             deal_id=deal_id,
             deal_no=deal_no,
@@ -295,7 +331,16 @@ class RoomActor(RoomSeats):
         player_scores = {
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()
         }
-        await self.store.finish_deal(deal.deal_id, result, utc(now), player_scores)
+
+        async def store_result(retry: bool) -> None:
+            try:
+                await self.store.finish_deal(deal.deal_id, result, utc(now), player_scores)
+            except DealFinishedError:
+                if not retry:
+                    raise  # else the failed attempt had committed after all
+
+        await self._saved(store_result, now)
+        now = self.clock.now()
         metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))
         log.info("deal %s ends: %s", deal.deal_id, result["outcome"])
         deal.ended = True
@@ -306,7 +351,9 @@ class RoomActor(RoomSeats):
         game_over = self.game.is_finished
         if game_over:
             self.status = "finished"
-            await self.store.set_room_status(self.room_id, "finished")
+            await self._saved(
+                lambda _retry: self.store.set_room_status(self.room_id, "finished"), now
+            )
         else:
             self.next_deal_at = now + self.table_settings.next_deal_seconds
             self._schedule(self.next_deal_at, cmd.NextDealDue(deal.deal_no))
