@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -49,10 +50,16 @@ def run(args: argparse.Namespace) -> int:
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
     from server.observability.collector import CollectorSettings, configure_collector
     from server.store import apply_migrations, resolve_database_url
+    from server.store.server_lock import hold_server_lock
 
     collector = CollectorSettings.from_environ(os.environ)  # a bad setting stops us here
     compression = ws_compression()
     database_url = resolve_database_url(args.database_url)
+    try:  # before the migrations: two servers must not even migrate together
+        server_lock = hold_server_lock(database_url)
+    except Exception as error:  # in use, or unreachable: one line, not a traceback
+        print(f"serve: {error}", file=sys.stderr)
+        return 1
     apply_migrations(database_url)
     log_config = None
     try:
@@ -76,4 +83,5 @@ def run(args: argparse.Namespace) -> int:
         ws=os.environ.get("MAHJONG_UVICORN_WS") or TableSocketProtocol,
         ws_per_message_deflate=compression,
     )
+    server_lock.release()
     return 0
