@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import bindparam, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 
@@ -91,3 +91,20 @@ async def _check_room(conn: Any, room_id: str) -> int:
         p.player_index: totals.get(p.player_index, 0) for p in players
     }, f"room {room_id}: running scores {players} against the deals' sums {dict(totals)}"
     return len(deals)
+
+
+async def bot_reasons(database_url: str, room_ids: list[str]) -> Counter[str | None]:
+    """How often each `bot_reason` was logged in these rooms' deals (None: not a bot)."""
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                text(
+                    "SELECT a.bot_reason FROM deal_actions a JOIN deals d ON d.deal_id = a.deal_id "
+                    "WHERE d.room_id IN :rooms"
+                ).bindparams(bindparam("rooms", expanding=True)),
+                {"rooms": room_ids},
+            )
+            return Counter(row.bot_reason for row in rows)
+    finally:
+        await engine.dispose()
