@@ -124,8 +124,6 @@ class StoreOutage(RoomState):
                     deadline + paused, cmd.TurnTimeout(seat, token)
                 )
             deal.turns = turns
-        if self.next_deal_at is not None:
-            self.next_deal_at += paused
         self._send_all(notice_message("store_restored", STORE_BACK_TEXT))
         for command in self._deferred:
             self.queue.put_nowait(command)
