@@ -143,8 +143,6 @@ class RoomSeats(StoreOutage):
             self.room_id,
             self.table_settings.idle_close_seconds,
         )
-        await self._saved(
-            lambda _retry: self.store.set_room_status(self.room_id, "closed"), self.clock.now()
-        )
+        await self._store_status("closed", self.clock.now())
         self.status = "closed"
         self._close_connections(CLOSE_ROOM_CLOSED, "room closed")

@@ -19,10 +19,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from server.engine import Action
 from server.rooms import commands as cmd
+from server.rooms.deal_in_play import DealInPlay, utc
 from server.rooms.messages import error_message, notice_message
 from server.rooms.room_state import RoomState
-from server.store import StoreUnavailable
+from server.store import DealFinishedError, DuplicateRecordError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,96 @@ class StoreOutage(RoomState):
 
     def _on_disconnect(self, connection: cmd.Connection) -> None:
         raise NotImplementedError  # the seats: RoomSeats
+
+    # ------------------------------------------------------------ the table's writes
+
+    async def _log_action(
+        self,
+        deal: DealInPlay,
+        action: Action,
+        now: float,
+        by_bot: bool,
+        bot_reason: str | None,
+    ) -> None:
+        """Log `action` as the deal's next seq, decided at `now`; returns once it is saved."""
+        seq, wire = deal.next_log_seq, action.to_json()
+
+        async def already_logged() -> bool:
+            logged = await self.store.action_logged(deal.deal_id, seq)
+            if logged is not None and logged != (action.seat, wire):
+                raise DuplicateRecordError(f"deal {deal.deal_id} seq {seq} holds another action")
+            return logged is not None
+
+        async def log(retry: bool) -> None:
+            # After a failure the failed attempt may have committed after all (its
+            # connection dropped just after), or may still commit (a write timed out).
+            if retry and await already_logged():
+                return
+            try:
+                await self.store.append_action(
+                    deal.deal_id,
+                    seq,
+                    action.seat,
+                    wire,
+                    utc(now),
+                    by_bot,
+                    bot_reason,
+                    max(0.0, deal.deadline - now),
+                )
+            except DuplicateRecordError:
+                if not (retry and await already_logged()):
+                    raise
+
+        await self._saved(log, now)
+
+    async def _store_deal(
+        self,
+        deal_no: int,
+        dealt: dict[str, Any],
+        seed: int,
+        seat_players: dict[str, int],
+        now: float,
+    ) -> int:
+        """Store a new deal of game 1; returns its id once it is saved."""
+
+        async def store(retry: bool) -> int:
+            if retry:
+                found = await self.store.find_deal(self.room_id, 1, deal_no)
+                if found is not None and found[1] == seed:
+                    return found[0]  # the failed attempt had committed after all
+            return await self.store.start_deal(
+                self.room_id,
+                1,
+                deal_no,
+                self.settings.variant,
+                dealt,
+                seed,
+                seat_players,
+                utc(now),
+                self.settings.deal_seconds,
+            )
+
+        return await self._saved(store, now)
+
+    async def _store_result(
+        self, deal_id: int, result: dict[str, Any], now: float, player_scores: dict[int, int]
+    ) -> None:
+        """Store a finished deal's result and scores; returns once they are saved."""
+
+        async def store(retry: bool) -> None:
+            try:
+                await self.store.finish_deal(deal_id, result, utc(now), player_scores)
+            except DealFinishedError:
+                if not retry:
+                    raise  # else the failed attempt had committed after all
+
+        await self._saved(store, now)
+
+    async def _store_status(self, status: str, now: float) -> None:
+        """Store the room's status (the same write twice is harmless)."""
+        await self._saved(lambda _retry: self.store.set_room_status(self.room_id, status), now)
+
+    # ------------------------------------------------------------ outages
 
     async def _saved(self, write: Callable[[bool], Awaitable[T]], since: float) -> T:
         """`write(retry)`'s answer once it succeeds, however long the store is down.

@@ -28,7 +28,7 @@ from server.engine import (
 from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms import seating
-from server.rooms.deal_in_play import DealInPlay, utc
+from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
@@ -37,7 +37,7 @@ from server.rooms.players import (
 )
 from server.rooms.room_seats import CLOSE_SERVICE_RESTART, RoomSeats
 from server.rooms.store_outage import TableStopping
-from server.store import DealFinishedError, DuplicateRecordError, StoreUnavailable
+from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -205,29 +205,7 @@ class RoomActor(RoomSeats):
         assert deal is not None
         new_state, _events = apply(deal.state, action)
         now = self.clock.now()
-        seq, wire = deal.next_log_seq, action.to_json()
-
-        async def log_action(retry: bool) -> None:
-            if retry:
-                logged = await self.store.action_logged(deal.deal_id, seq)
-                if logged == (action.seat, wire):
-                    return  # the failed attempt had committed after all
-                if logged is not None:
-                    raise DuplicateRecordError(
-                        f"deal {deal.deal_id} seq {seq} holds another action"
-                    )
-            await self.store.append_action(
-                deal.deal_id,
-                seq,
-                action.seat,
-                wire,
-                utc(now),
-                by_bot,
-                bot_reason,
-                max(0.0, deal.deadline - now),
-            )
-
-        await self._saved(log_action, now)
+        await self._log_action(deal, action, now, by_bot, bot_reason)
         deal.next_log_seq += 1
         deal.state = new_state
         metrics.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
@@ -251,10 +229,7 @@ class RoomActor(RoomSeats):
         if self.status in ("finished", "closed"):
             return
         if self.status == "waiting":
-            await self._saved(
-                lambda _retry: self.store.set_room_status(self.room_id, "playing"),
-                self.clock.now(),
-            )
+            await self._store_status("playing", self.clock.now())
             self.status = "playing"
         seat_players = seating.seat_players(self.game)
         round_wind = self.game.round_wind
@@ -263,31 +238,13 @@ class RoomActor(RoomSeats):
         state = new_deal(deal_settings, seed)
         now = self.clock.now()
         deal_no = self.game.deal_number + 1
-        deal_settings_json = {
+        dealt = {
             "variant": self.settings.variant,
             "round_wind": round_wind,
             "dealer_player": self.game.player_at("E"),
             "dealer_passes": self.game.passes,
         }
-
-        async def store_deal(retry: bool) -> int:
-            if retry:
-                found = await self.store.find_deal(self.room_id, 1, deal_no)
-                if found is not None and found[1] == seed:
-                    return found[0]  # the failed attempt had committed after all
-            return await self.store.start_deal(
-                self.room_id,
-                1,
-                deal_no,
-                self.settings.variant,
-                deal_settings_json,
-                seed,
-                seat_players,
-                utc(now),
-                self.settings.deal_seconds,
-            )
-
-        deal_id = await self._saved(store_deal, now)
+        deal_id = await self._store_deal(deal_no, dealt, seed, seat_players, now)
         now = self.clock.now()  # later than the deal's start if the store was down
         self.deal = DealInPlay(
             deal_id=deal_id,
@@ -332,14 +289,7 @@ class RoomActor(RoomSeats):
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()
         }
 
-        async def store_result(retry: bool) -> None:
-            try:
-                await self.store.finish_deal(deal.deal_id, result, utc(now), player_scores)
-            except DealFinishedError:
-                if not retry:
-                    raise  # else the failed attempt had committed after all
-
-        await self._saved(store_result, now)
+        await self._store_result(deal.deal_id, result, now, player_scores)
         now = self.clock.now()
         metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))
         log.info("deal %s ends: %s", deal.deal_id, result["outcome"])
@@ -351,9 +301,7 @@ class RoomActor(RoomSeats):
         game_over = self.game.is_finished
         if game_over:
             self.status = "finished"
-            await self._saved(
-                lambda _retry: self.store.set_room_status(self.room_id, "finished"), now
-            )
+            await self._store_status("finished", now)
         else:
             self.next_deal_at = now + self.table_settings.next_deal_seconds
             self._schedule(self.next_deal_at, cmd.NextDealDue(deal.deal_no))

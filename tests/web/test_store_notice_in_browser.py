@@ -7,6 +7,7 @@ file-size limit on this process, which runs the server's thread).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,10 +47,11 @@ def test_the_page_shows_the_database_notice_while_the_disk_is_full(
             discardable.last.click()
             expect(notice).to_be_visible()
             expect(notice).to_have_text("Reconnecting to the database…")
-            expect(page.locator("body")).to_have_class("store-down")
+            expect(page.locator("body")).to_have_class(re.compile(r"\bstore-down\b"))
 
             fault.free()
             expect(notice).to_be_hidden(timeout=15000)
+            expect(page.locator("body")).not_to_have_class(re.compile(r"\bstore-down\b"))
             expect(page.get_by_test_id("hand-tile")).to_have_count(13)
             expect(page.locator(".seat-panel.mine .discards .tile")).to_have_count(1)
             assert page_problems.messages == []
