@@ -186,7 +186,7 @@ class StoreOutage(RoomState):
         log.warning(
             "room %s: the store is unavailable, the table pauses until it is back: %s",
             self.room_id,
-            error or type(error).__name__,
+            str(error) or type(error).__name__,
         )
         self.store_down_since = since
         for cancel in self._turn_timers.values():

@@ -74,6 +74,9 @@ class RoomActor(RoomSeats):
             try:
                 await self._handle(command)
             except TableStopping:  # the server stopped while the table waited for its store
+                reply = getattr(command, "reply", None)
+                if reply is not None and not reply.done():
+                    reply.set_exception(StoreUnavailable("the server stopped"))
                 self._stop_for_shutdown()
                 return
             except (RoomFullError, NameTakenError, RoomClosedError, StoreUnavailable) as refusal:
@@ -288,7 +291,6 @@ class RoomActor(RoomSeats):
         player_scores = {
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()
         }
-
         await self._store_result(deal.deal_id, result, now, player_scores)
         now = self.clock.now()
         metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))

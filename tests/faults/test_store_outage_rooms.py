@@ -8,6 +8,7 @@ limit on this process: either way SQLite itself refuses the write).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,7 +22,7 @@ from server.rooms import commands as cmd
 from server.rooms.clock import ManualClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import RoomSettings, TableSettings
-from server.store import Store, apply_migrations, open_store
+from server.store import Store, StoreUnavailable, apply_migrations, open_store
 from tests.faults.consistency import check_consistency
 from tests.faults.disk import FileSizeLimit, TmpfsDisk, small_disk
 from tests.rooms.conftest import RecordingConnection, quiet, until
@@ -140,3 +141,39 @@ async def test_a_full_disk_pauses_the_table_and_the_held_action_is_saved_once(
         assert await store.ping() is True
     finally:
         await manager.shutdown()
+
+
+async def test_joins_are_refused_and_a_shutdown_ends_a_paused_table(
+    hall: tuple[str, Store, ManualClock, Any],
+) -> None:
+    url, store, clock, disk = hall
+    manager = RoomManager(store, clock, SETTINGS)
+    waiting = await manager.create_room(RoomSettings(variant="kaki3"))
+    await manager.join(waiting, "Bo")
+    room_id = await manager.create_room(RoomSettings(variant="kaki3"))
+    actor = manager.get(room_id)
+    await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0)
+    await actor.queue.put(cmd.Connect(ana))
+    await manager.add_bots(room_id)
+    await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
+    await quiet(actor)
+    assert actor.deal is not None
+    deal_id, logged_before = actor.deal.deal_id, actor.deal.next_log_seq - 1
+
+    disk.fill()
+    with pytest.raises(StoreUnavailable):  # nothing is seated that could not be saved
+        await manager.join(waiting, "Cy")
+    assert [player.name for player in manager.get(waiting).players] == ["Bo"]
+    discard = next(a for a in ana.last_state["legal"] if a["type"] == "discard")
+    await actor.queue.put(cmd.PlayerAction(ana, discard, "held"))
+    await until(lambda: bool(notices(ana, "store_unavailable")))
+    with pytest.raises(StoreUnavailable):  # the paused table refuses a seat for its waiting room
+        await manager.add_bots(room_id)
+
+    await asyncio.wait_for(manager.shutdown(), timeout=10)
+    assert ana.closed_with is not None and ana.closed_with[0] == 1012
+    disk.free()
+    assert len(await logged_rows(url, deal_id)) == logged_before, "the held move was dropped"
+    reopened = {record.room_id: record for record in await store.load_open_rooms()}
+    assert reopened[room_id].status == "playing" and reopened[waiting].status == "waiting"
