@@ -84,9 +84,11 @@ class StoreOutage(RoomState):
             logged = await self.store.action_logged(deal.deal_id, seq)
             if logged is not None and logged != (action.seat, wire):
                 raise DuplicateRecordError(f"deal {deal.deal_id} seq {seq} holds another action")
+            if logged is not None:
+                log.info("room %s: action %d was saved by an earlier attempt", self.room_id, seq)
             return logged is not None
 
-        async def log(retry: bool) -> None:
+        async def append(retry: bool) -> None:
             # After a failure the failed attempt may have committed after all (its
             # connection dropped just after), or may still commit (a write timed out).
             if retry and await already_logged():
@@ -106,7 +108,7 @@ class StoreOutage(RoomState):
                 if not (retry and await already_logged()):
                     raise
 
-        await self._saved(log, now)
+        await self._saved(append, now)
 
     async def _store_deal(
         self,
@@ -167,9 +169,9 @@ class StoreOutage(RoomState):
         retry = False
         while True:
             try:
-                saved = await asyncio.wait_for(
-                    write(retry), self.table_settings.store_timeout_seconds
-                )
+                # A timeout scope, not `wait_for`: no task of its own on the hot path.
+                async with asyncio.timeout(self.table_settings.store_timeout_seconds):
+                    saved = await write(retry)
             except (StoreUnavailable, TimeoutError) as error:
                 if self.store_down_since is None:
                     self._pause_for_store(since, error)

@@ -7,10 +7,12 @@ runs as the `postgres` OS user when the tests run as root (initdb refuses root).
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -122,3 +124,29 @@ def private_postgres_or_skip() -> PrivatePostgres:
     cluster = PrivatePostgres(bin_dir)
     cluster.start()
     return cluster
+
+
+def _process_tree(root: int) -> list[int]:
+    """`root` and every process descended from it (read from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    tree, waiting = [], [root]
+    while waiting:
+        pid = waiting.pop()
+        tree.append(pid)
+        waiting.extend(parents.get(pid, []))
+    return tree
+
+
+def freeze(cluster: PrivatePostgres, frozen: bool) -> None:
+    """SIGSTOP (or SIGCONT) the cluster's every process: connections stay open and answer
+    nothing, as a hung database server or a network that drops packets does."""
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    for pid in _process_tree(postmaster):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP if frozen else signal.SIGCONT)
