@@ -92,7 +92,10 @@ class Tables:
         deadline = time.monotonic() + timeout
         while any(len(client.states) < moves for client in self.clients):
             assert time.monotonic() < deadline, "the tables did not get going"
-            assert not any(task.done() for task in self.playing), "a deal ended too soon"
+            for task in self.playing:
+                if task.done():
+                    ended = task.exception() or task.result()
+                    raise AssertionError(f"a table stopped before the fault: {ended!r}")
             await asyncio.sleep(0.02)
 
     async def until_every_table_noticed(self, code: str, timeout: float = 20) -> None:
