@@ -180,6 +180,11 @@ class StoreOutage(RoomState):
                 retry = True
                 await self._wait_for_retry()
                 continue
+            except Exception:
+                # The store answered, with a refusal: the table must not stay paused.
+                if self.store_down_since is not None:
+                    self._resume_after_store()
+                raise
             if self.store_down_since is not None:
                 self._resume_after_store()
             return saved
