@@ -103,6 +103,8 @@ function handleMessage(message) {
     if (renderCount % 5000 === 0) performance.clearMeasures("render-state");
   } else if (message.type === "result") {
     view.showResult(message);
+  } else if (message.type === "notice") {
+    showStoreNotice(message.code === "store_unavailable" ? message.message : null);
   } else if (message.type === "error") {
     if (message.id === pendingActionId) pendingActionId = null;
     // A stale action loses the race to the timer or to another player's claim; the next
@@ -112,11 +114,22 @@ function handleMessage(message) {
   }
 }
 
+/** While the server's database is away (a `store_unavailable` notice, until `store_restored`). */
+function showStoreNotice(text) {
+  const notice = byId("store-notice");
+  notice.hidden = !text;
+  notice.textContent = text ? "Reconnecting to the database…" : "";
+  notice.title = text || "";
+  document.body.classList.toggle("store-down", Boolean(text));
+}
+
 function showConnection(status, detail) {
   const badge = byId("connection");
   badge.hidden = false;
   badge.className = `connection ${status}`;
   document.body.classList.toggle("reconnecting", status === "reconnecting");
+  // A new link hears of an outage again in its first messages; a notice seen on the old one is stale.
+  if (status === "connecting" || status === "reconnecting") showStoreNotice(null);
   if (status === "open") badge.textContent = "Connected";
   else if (status === "connecting") badge.textContent = "Connecting…";
   else if (status === "reconnecting") {

@@ -16,6 +16,7 @@ from server.api.models import CreateRoom, JoinRoom
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
+from server.store import StoreUnavailable
 
 router = APIRouter()
 
@@ -44,6 +45,11 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
         return error_response(error.status, error.code, error.message)
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_down(_request: Request, error: StoreUnavailable) -> JSONResponse:
+        # The database is stopped, restarting or full: nothing was changed; try later.
+        return error_response(503, "store_unavailable", str(error))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:

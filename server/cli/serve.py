@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -44,15 +45,26 @@ def ws_compression() -> bool:
 def run(args: argparse.Namespace) -> int:
     """Migrate, then serve until interrupted."""
     import uvicorn
+    from sqlalchemy.engine import make_url
 
     from server.api.socket_protocol import TableSocketProtocol
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
     from server.observability.collector import CollectorSettings, configure_collector
     from server.store import apply_migrations, resolve_database_url
+    from server.store.server_lock import DatabaseInUseError, hold_server_lock
 
     collector = CollectorSettings.from_environ(os.environ)  # a bad setting stops us here
     compression = ws_compression()
     database_url = resolve_database_url(args.database_url)
+    try:  # before the migrations: two servers must not even migrate together
+        server_lock = hold_server_lock(database_url)
+    except DatabaseInUseError as error:
+        print(f"serve: {error}", file=sys.stderr)
+        return 1
+    except Exception as error:  # unreachable: one line, not a traceback
+        where = make_url(database_url).render_as_string(hide_password=True)
+        print(f"serve: cannot reach the database {where}: {error}", file=sys.stderr)
+        return 1
     apply_migrations(database_url)
     log_config = None
     try:
@@ -76,4 +88,5 @@ def run(args: argparse.Namespace) -> int:
         ws=os.environ.get("MAHJONG_UVICORN_WS") or TableSocketProtocol,
         ws_per_message_deflate=compression,
     )
+    server_lock.release()
     return 0

@@ -2,7 +2,8 @@
 
 The app may keep its own registry in ``app.state.metrics`` (tests do, to stay
 independent); otherwise the process-wide ``metrics`` is served. Readiness asks
-``app.state.store.ping()``, the store's own cheap round trip to the database.
+``app.state.store.beat()``: a query and a real committed write of one heartbeat row, so
+a database that answers but cannot write (a full disk) is not ready either.
 """
 
 from __future__ import annotations
@@ -37,16 +38,17 @@ async def prometheus_metrics(request: Request) -> PlainTextResponse:
 
 @router.get("/readyz")
 async def readiness(request: Request) -> JSONResponse:
-    """200 once the database answers; 503 (with the reason) while it does not."""
+    """200 once the database reads and writes; 503 (with the reason) while it does not."""
     store = getattr(request.app.state, "store", None)
     if store is None:
         return JSONResponse({"status": "unavailable", "reason": "no store"}, status_code=503)
     try:
-        await asyncio.wait_for(store.ping(), timeout=READY_TIMEOUT_SECONDS)
+        await asyncio.wait_for(store.beat(), timeout=READY_TIMEOUT_SECONDS)
+    except TimeoutError:
+        reason = f"database: no answer within {READY_TIMEOUT_SECONDS:g} s"
     except Exception as error:  # any failure means "not ready", never a crash
-        log.warning("readiness check failed: %s", type(error).__name__)
-        return JSONResponse(
-            {"status": "unavailable", "reason": f"database: {type(error).__name__}"},
-            status_code=503,
-        )
-    return JSONResponse({"status": "ok"})
+        reason = f"database: {error}"[:300] if str(error) else type(error).__name__
+    else:
+        return JSONResponse({"status": "ok"})
+    log.warning("readiness check failed: %s", reason)
+    return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)

@@ -121,3 +121,10 @@ class Resume:
 @dataclass
 class Shutdown:
     """The server is stopping: close connections (1012) and end the actor, keeping the room open."""
+
+
+@dataclass
+class StoreRetry:
+    """Time to try the store again after round `round` of an outage failed."""
+
+    round: int

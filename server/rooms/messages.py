@@ -179,3 +179,8 @@ def room_json(room: dict[str, Any]) -> str:
 def error_message(code: str, text: str, message_id: Any = None) -> str:
     """The JSON `error` the client gets for a refused message."""
     return encode({"type": "error", "code": code, "message": text, "id": message_id})
+
+
+def notice_message(code: str, text: str) -> str:
+    """A `notice`: news about the table that is not a change of it (no `seq`)."""
+    return encode({"type": "notice", "code": code, "message": text})

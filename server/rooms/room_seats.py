@@ -19,7 +19,7 @@ from server.rooms.players import (
     RoomFullError,
     bot_name,
 )
-from server.rooms.room_state import RoomState
+from server.rooms.store_outage import StoreOutage
 from server.store import hash_token
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ CLOSE_ROOM_CLOSED = 4410
 CLOSE_SERVICE_RESTART = 1012
 
 
-class RoomSeats(RoomState):
+class RoomSeats(StoreOutage):
     """The seat and connection commands of a room actor (RoomActor adds the deal's flow)."""
 
     async def _start_next_deal(self) -> None:
@@ -143,6 +143,6 @@ class RoomSeats(RoomState):
             self.room_id,
             self.table_settings.idle_close_seconds,
         )
-        await self.store.set_room_status(self.room_id, "closed")
+        await self._store_status("closed", self.clock.now())
         self.status = "closed"
         self._close_connections(CLOSE_ROOM_CLOSED, "room closed")

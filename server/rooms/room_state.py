@@ -57,6 +57,8 @@ class RoomState:
         # The `result` message of the deal that ended last, repeated to links made after it.
         self.last_result: dict[str, Any] | None = None
         self.idle_since: float | None = created_at
+        # While the store is down (server/rooms/store_outage.py): when the clocks paused.
+        self.store_down_since: float | None = None
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
         self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
@@ -222,13 +224,16 @@ class RoomState:
 
     def _state_texts(self, room: str | None = None) -> StateTexts:
         deal = self.deal
+        # While the store is down the clocks stand still and nothing can be saved: the
+        # state shows no deadlines and offers no actions.
+        running = self.store_down_since is None
         return StateTexts(
             seq=self.seq,
             deal_state=deal.state if deal else None,
-            turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal else {},
-            deal_deadline=deal.deadline if deal and not deal.ended else None,
+            turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal and running else {},
+            deal_deadline=deal.deadline if deal and not deal.ended and running else None,
             room=room if room is not None else self._room_text(),
-            can_act=self.status == "playing",
+            can_act=self.status == "playing" and running,
             seat_texts=self._seat_texts,
         )
 

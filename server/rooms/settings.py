@@ -51,3 +51,10 @@ class TableSettings:
     next_deal_seconds: float = 10.0
     idle_close_seconds: float = 30 * 60.0
     bot_level: str = "full"
+    # A failed store write is tried again after this pause, doubled at each failure up to
+    # the cap, on the room's clock (docs/operations.md, "Faults").
+    store_retry_seconds: float = 0.25
+    store_retry_max_seconds: float = 4.0
+    # A store write still unanswered after this long counts as failed (a hung connection
+    # must not hold the table forever); its retry recognises it if it landed after all.
+    store_timeout_seconds: float = 10.0

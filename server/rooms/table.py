@@ -28,7 +28,7 @@ from server.engine import (
 from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms import seating
-from server.rooms.deal_in_play import DealInPlay, utc
+from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
@@ -36,6 +36,8 @@ from server.rooms.players import (
     RoomFullError,
 )
 from server.rooms.room_seats import CLOSE_SERVICE_RESTART, RoomSeats
+from server.rooms.store_outage import TableStopping
+from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +69,17 @@ class RoomActor(RoomSeats):
         while True:
             command = await self.queue.get()
             if isinstance(command, cmd.Shutdown):
-                self._close_connections(CLOSE_SERVICE_RESTART, "server restarting")
-                self._cancel_timers()
+                self._stop_for_shutdown()
                 return
             try:
                 await self._handle(command)
-            except (RoomFullError, NameTakenError, RoomClosedError) as refusal:
+            except TableStopping:  # the server stopped while the table waited for its store
+                reply = getattr(command, "reply", None)
+                if reply is not None and not reply.done():
+                    reply.set_exception(StoreUnavailable("the server stopped"))
+                self._stop_for_shutdown()
+                return
+            except (RoomFullError, NameTakenError, RoomClosedError, StoreUnavailable) as refusal:
                 command.reply.set_exception(refusal)  # an ordinary "no" to join or bots
             except Exception as error:  # one bad command must never take the table down
                 log.exception("room %s: %r failed", self.room_id, command)
@@ -83,6 +90,10 @@ class RoomActor(RoomSeats):
                 self._cancel_timers()
                 self.closed.set()
                 return
+
+    def _stop_for_shutdown(self) -> None:
+        self._close_connections(CLOSE_SERVICE_RESTART, "server restarting")
+        self._cancel_timers()
 
     async def _handle(self, command: Any) -> None:
         if isinstance(command, cmd.Connect):
@@ -187,6 +198,8 @@ class RoomActor(RoomSeats):
         deal = self.deal
         if deal is None or deal.ended or deal.deal_id != deal_id:
             return
+        if self.clock.now() < deal.deadline:
+            return  # armed before an outage moved the deadline on; a later timer is set
         await self._play(Action("timeout"), by_bot=False, bot_reason=None)
 
     async def _play(self, action: Action, *, by_bot: bool, bot_reason: str | None) -> None:
@@ -195,16 +208,7 @@ class RoomActor(RoomSeats):
         assert deal is not None
         new_state, _events = apply(deal.state, action)
         now = self.clock.now()
-        await self.store.append_action(
-            deal.deal_id,
-            deal.next_log_seq,
-            action.seat,
-            action.to_json(),
-            utc(now),
-            by_bot,
-            bot_reason,
-            max(0.0, deal.deadline - now),
-        )
+        await self._log_action(deal, action, now, by_bot, bot_reason)
         deal.next_log_seq += 1
         deal.state = new_state
         metrics.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
@@ -228,8 +232,8 @@ class RoomActor(RoomSeats):
         if self.status in ("finished", "closed"):
             return
         if self.status == "waiting":
+            await self._store_status("playing", self.clock.now())
             self.status = "playing"
-            await self.store.set_room_status(self.room_id, "playing")
         seat_players = seating.seat_players(self.game)
         round_wind = self.game.round_wind
         seed = secrets.randbits(62)
@@ -237,22 +241,14 @@ class RoomActor(RoomSeats):
         state = new_deal(deal_settings, seed)
         now = self.clock.now()
         deal_no = self.game.deal_number + 1
-        deal_id = await self.store.start_deal(
-            self.room_id,
-            1,
-            deal_no,
-            self.settings.variant,
-            {
-                "variant": self.settings.variant,
-                "round_wind": round_wind,
-                "dealer_player": self.game.player_at("E"),
-                "dealer_passes": self.game.passes,
-            },
-            seed,
-            seat_players,
-            utc(now),
-            self.settings.deal_seconds,
-        )
+        dealt = {
+            "variant": self.settings.variant,
+            "round_wind": round_wind,
+            "dealer_player": self.game.player_at("E"),
+            "dealer_passes": self.game.passes,
+        }
+        deal_id = await self._store_deal(deal_no, dealt, seed, seat_players, now)
+        now = self.clock.now()  # later than the deal's start if the store was down
         self.deal = DealInPlay(
             deal_id=deal_id,
             deal_no=deal_no,
@@ -295,7 +291,8 @@ class RoomActor(RoomSeats):
         player_scores = {
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()
         }
-        await self.store.finish_deal(deal.deal_id, result, utc(now), player_scores)
+        await self._store_result(deal.deal_id, result, now, player_scores)
+        now = self.clock.now()
         metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))
         log.info("deal %s ends: %s", deal.deal_id, result["outcome"])
         deal.ended = True
@@ -306,7 +303,7 @@ class RoomActor(RoomSeats):
         game_over = self.game.is_finished
         if game_over:
             self.status = "finished"
-            await self.store.set_room_status(self.room_id, "finished")
+            await self._store_status("finished", now)
         else:
             self.next_deal_at = now + self.table_settings.next_deal_seconds
             self._schedule(self.next_deal_at, cmd.NextDealDue(deal.deal_no))

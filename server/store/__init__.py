@@ -9,6 +9,7 @@ from server.store.errors import (
     DealFinishedError,
     DuplicateRecordError,
     StoreError,
+    StoreUnavailable,
     UnknownDealError,
     UnknownRoomError,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "RoomRecord",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "UnknownDealError",
     "UnknownRoomError",
     "apply_migrations",

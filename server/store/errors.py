@@ -21,3 +21,12 @@ class DuplicateRecordError(StoreError, ValueError):
 
 class DealFinishedError(StoreError, ValueError):
     """The deal already has its result; its log and outcome are closed."""
+
+
+class StoreUnavailable(StoreError):
+    """The database could not be reached or could not write (stopped, restarting, disk full).
+
+    Unlike the other errors, the write may or may not have reached the database (a commit
+    can succeed just before the connection drops): a caller that retries must recognise
+    its own row already stored (`Store.action_logged`, `Store.find_deal`).
+    """

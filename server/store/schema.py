@@ -10,6 +10,7 @@ Layout, from the room down:
   player name) so a dashboard computes standings without joins.
 - `player_totals`, `chart_counts`: the dashboard's all-time sums per variant, kept up to
   date by `finish_deal` in the same transaction (see `summaries.py`).
+- `store_heartbeat`: one row the readiness check rewrites, to prove the database writes.
 """
 
 from __future__ import annotations
@@ -229,4 +230,14 @@ chart_counts = Table(
     Column("figure", String(16), primary_key=True),
     Column("label", String(64), primary_key=True),
     Column("deals", Integer, nullable=False, server_default="0"),
+)
+
+# One row (`beat_id` 1) rewritten by every readiness check: a real committed write, so a
+# full disk or a read-only database shows in `/readyz`, not only a lost connection.
+store_heartbeat = Table(
+    "store_heartbeat",
+    metadata,
+    Column("beat_id", Integer, primary_key=True, autoincrement=False),
+    Column("beat_at", UtcDateTime, nullable=False),
+    Column("beats", BigInteger, nullable=False, server_default="0"),
 )

@@ -16,46 +16,41 @@ import hashlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 from sqlalchemy import bindparam, func, select, text
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.store import reading
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
-from server.store.deal_outcome import player_deal_rows, winners_fan, winners_patterns
 from server.store.errors import (
-    DealFinishedError,
     DuplicateRecordError,
-    UnknownDealError,
     UnknownRoomError,
 )
+from server.store.finishing import record_finished_deal
+from server.store.outages import outages_unavailable, reaching_database
 from server.store.records import RoomRecord
-from server.store.schema import deal_actions, deal_players, deals, room_players, rooms
+from server.store.schema import (
+    deal_actions,
+    deals,
+    room_players,
+    rooms,
+    store_heartbeat,
+)
 from server.store.sqlite_log import SqliteBatchInsert, sqlite_file
-from server.store.summaries import bot_cover_by_seat, count_finished_deal
 
 # The statements every deal runs, built once: building one per deal costs CPU, and a
 # comparison's bound parameter is a small reference cycle for the collector to find.
 _ROOM_EXISTS = select(rooms.c.room_id).where(rooms.c.room_id == bindparam("room_id"))
 _INSERT_DEAL = deals.insert()
-_DEAL_TO_FINISH = select(
-    deals.c.room_id, deals.c.variant, deals.c.seat_players, deals.c.started_at, deals.c.ended_at
-).where(deals.c.deal_id == bindparam("match_deal_id"))
-_ROOM_PLAYERS = select(room_players).where(room_players.c.room_id == bindparam("match_room_id"))
-_RECORD_OUTCOME = deals.update().where(deals.c.deal_id == bindparam("match_deal_id"))
-_INSERT_DEAL_PLAYERS = deal_players.insert()
-# Added in SQL, not read-modify-written, so a total cannot go stale.
-_ADD_TO_SCORE = (
-    room_players.update()
-    .where(room_players.c.room_id == bindparam("match_room_id"))
-    .where(room_players.c.player_index == bindparam("match_player_index"))
-    .values(score=room_players.c.score + bindparam("points"))
+_BEAT = (
+    store_heartbeat.update()
+    .where(store_heartbeat.c.beat_id == 1)
+    .values(beat_at=bindparam("beat_at"), beats=store_heartbeat.c.beats + 1)
 )
 
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
@@ -108,16 +103,27 @@ class Store:
         await self.engine.dispose()
 
     async def ping(self) -> bool:
-        """Whether the database answers a trivial query (for `/readyz`)."""
+        """Whether the database reads and writes now (for `/readyz`): a query, then a real
+        committed write of the heartbeat row, so a full disk fails it as well as a lost
+        connection. False on any failure; never raises."""
         try:
-            async with self.engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
+            await self.beat()
         except Exception:
             return False
         return True
 
+    async def beat(self) -> None:
+        """Rewrite the heartbeat row (insert it the first time); raises `StoreUnavailable`."""
+        async with reaching_database(), self._writing() as conn:
+            await conn.execute(text("SELECT 1"))
+            now = datetime.now(UTC)
+            updated = await conn.execute(_BEAT, {"beat_at": now})
+            if updated.rowcount == 0:
+                await conn.execute(store_heartbeat.insert().values(beat_id=1, beat_at=now, beats=1))
+
     # -- rooms and players -------------------------------------------------------------
 
+    @outages_unavailable
     async def create_room(
         self, room_id: str, variant: str, settings: dict[str, Any], created_at: datetime
     ) -> None:
@@ -136,6 +142,7 @@ class Store:
         except IntegrityError as error:
             raise DuplicateRecordError(f"room {room_id!r} already exists") from error
 
+    @outages_unavailable
     async def add_player(
         self,
         room_id: str,
@@ -164,6 +171,7 @@ class Store:
                 f"room {room_id!r} already has player {player_index}"
             ) from error
 
+    @outages_unavailable
     async def set_room_status(self, room_id: str, status: str) -> None:
         """Set the room's status: one of "waiting", "playing", "finished", "closed"."""
         if status not in ROOM_STATUSES:
@@ -177,6 +185,7 @@ class Store:
 
     # -- deals and their logs ----------------------------------------------------------
 
+    @outages_unavailable
     async def start_deal(
         self,
         room_id: str,
@@ -217,6 +226,7 @@ class Store:
         assert primary_key is not None  # a single-row INSERT always reports its key
         return int(primary_key[0])
 
+    @outages_unavailable
     async def append_action(
         self,
         deal_id: int,
@@ -258,6 +268,7 @@ class Store:
             }
         )
 
+    @outages_unavailable
     async def finish_deal(
         self,
         deal_id: int,
@@ -288,24 +299,27 @@ class Store:
             assert self._write_lock is not None
             async with self._write_lock:
                 await self._sqlite_log.run_transaction(
-                    _record_finished_deal, deal_id, result, ended_at, player_scores
+                    record_finished_deal, deal_id, result, ended_at, player_scores
                 )
             return
         async with self._writing() as conn:
-            await conn.run_sync(_record_finished_deal, deal_id, result, ended_at, player_scores)
+            await conn.run_sync(record_finished_deal, deal_id, result, ended_at, player_scores)
 
     # -- reads -------------------------------------------------------------------------
 
+    @outages_unavailable
     async def load_open_rooms(self) -> list[RoomRecord]:
         """Every room neither "finished" nor "closed", with its unfinished deal and log."""
         async with self.engine.connect() as conn:
             return await reading.open_rooms(conn)
 
+    @outages_unavailable
     async def room_results(self, room_id: str) -> dict[str, Any] | None:
         """The CONTRACTS §2 results object of a room, or None for an unknown room."""
         async with self.engine.connect() as conn:
             return await reading.room_results(conn, room_id)
 
+    @outages_unavailable
     async def list_rooms(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Rooms newest first, optionally of one status, for the lobby."""
         if status is not None and status not in ROOM_STATUSES:
@@ -314,6 +328,35 @@ class Store:
             raise ValueError(f"limit must be between 1 and 1000, not {limit}")
         async with self.engine.connect() as conn:
             return await reading.room_list(conn, status, limit)
+
+    @outages_unavailable
+    async def action_logged(self, deal_id: int, seq: int) -> tuple[str | None, Any] | None:
+        """`(seat, action)` of the deal's logged action `seq`, or None: after a failed
+        append whose commit may have landed, tells a retry its row is already there."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(deal_actions.c.seat, deal_actions.c.action)
+                    .where(deal_actions.c.deal_id == deal_id)
+                    .where(deal_actions.c.seq == seq)
+                )
+            ).one_or_none()
+        return None if row is None else (row.seat, row.action)
+
+    @outages_unavailable
+    async def find_deal(self, room_id: str, game_no: int, deal_no: int) -> tuple[int, int] | None:
+        """`(deal_id, seed)` of the room's deal `(game_no, deal_no)`, or None (the same use
+        as `action_logged`, for `start_deal`)."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(deals.c.deal_id, deals.c.seed)
+                    .where(deals.c.room_id == room_id)
+                    .where(deals.c.game_no == game_no)
+                    .where(deals.c.deal_no == deal_no)
+                )
+            ).one_or_none()
+        return None if row is None else (int(row.deal_id), int(row.seed))
 
     async def count_actions(self, deal_id: int) -> int:
         """How many actions the deal's log holds (tests and benchmarks check completeness)."""
@@ -324,82 +367,6 @@ class Store:
                 .where(deal_actions.c.deal_id == deal_id)
             )
         return int(count or 0)
-
-
-def _record_finished_deal(
-    conn: Connection,
-    deal_id: int,
-    result: dict[str, Any],
-    ended_at: datetime,
-    player_scores: dict[int, int],
-) -> None:
-    """`Store.finish_deal`'s transaction, on a synchronous connection (so SQLite runs it
-    in one hop to a thread, and Postgres through `run_sync`)."""
-    deal = (conn.execute(_DEAL_TO_FINISH, {"match_deal_id": deal_id})).one_or_none()
-    if deal is None:
-        raise UnknownDealError(f"no deal {deal_id}")
-    if deal.ended_at is not None:
-        raise DealFinishedError(f"deal {deal_id} already finished")
-    players = {
-        row.player_index: row
-        for row in conn.execute(_ROOM_PLAYERS, {"match_room_id": deal.room_id})
-    }
-    unknown = sorted(set(player_scores) - set(players))
-    if unknown:
-        raise ValueError(f"player_scores names players {unknown} not in the room")
-    cover = bot_cover_by_seat(conn, deal_id)
-    rows = [
-        {
-            **row,
-            "deal_id": deal_id,
-            "room_id": deal.room_id,
-            "variant": deal.variant,
-            "outcome": str(result["outcome"]),
-            "ended_at": ended_at,
-            "timed_out": cover.get(row["seat"], (0, 0))[0],
-            "disconnected": cover.get(row["seat"], (0, 0))[1],
-        }
-        for row in player_deal_rows(result, deal.seat_players, players)
-    ]
-    fan, patterns = winners_fan(result), winners_patterns(result)
-    conn.execute(
-        _RECORD_OUTCOME,
-        {
-            "match_deal_id": deal_id,
-            "ended_at": ended_at,
-            "outcome": str(result["outcome"]),
-            "winners": result.get("winners", []),
-            "fan": fan,
-            "patterns": patterns,
-            "payments": result.get("payments", []),
-            "result": result,
-        },
-    )
-    count_finished_deal(
-        conn,
-        variant=deal.variant,
-        room_id=deal.room_id,
-        outcome=str(result["outcome"]),
-        fan=fan,
-        patterns=patterns,
-        started_at=deal.started_at,
-        ended_at=ended_at,
-        player_rows=rows,
-    )
-    if rows:
-        conn.execute(_INSERT_DEAL_PLAYERS, rows)
-    if player_scores:
-        conn.execute(
-            _ADD_TO_SCORE,
-            [
-                {
-                    "match_room_id": deal.room_id,
-                    "match_player_index": player_index,
-                    "points": int(net),
-                }
-                for player_index, net in sorted(player_scores.items())
-            ],
-        )
 
 
 async def _require_room(conn: AsyncConnection, room_id: str) -> None:

@@ -28,6 +28,7 @@ TABLES = {
     "deal_players",
     "player_totals",
     "chart_counts",
+    "store_heartbeat",
 }
 
 
