@@ -45,12 +45,15 @@ def run(args: argparse.Namespace) -> int:
     """Migrate, then serve until interrupted."""
     import uvicorn
 
+    from server.api.http_protocol import uvicorn_http_options
+    from server.api.limits import LimitSettings
     from server.api.socket_protocol import TableSocketProtocol
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
     from server.observability.collector import CollectorSettings, configure_collector
     from server.store import apply_migrations, resolve_database_url
 
     collector = CollectorSettings.from_environ(os.environ)  # a bad setting stops us here
+    limits = LimitSettings.from_environ(os.environ, bound_host=args.host)
     compression = ws_compression()
     database_url = resolve_database_url(args.database_url)
     apply_migrations(database_url)
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     configure_collector(collector)
     uvicorn.run(
-        create_app(database_url),
+        create_app(database_url, limits=limits),
         host=args.host,
         port=args.port,
         ws_ping_interval=WS_PING_INTERVAL,
@@ -72,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         log_config=log_config,
         # uvicorn's implementations (docs/benchmarks.md, "Server load", compares them).
         loop=os.environ.get("MAHJONG_UVICORN_LOOP", "auto"),
-        http=os.environ.get("MAHJONG_UVICORN_HTTP", "auto"),
+        **uvicorn_http_options(os.environ.get("MAHJONG_UVICORN_HTTP", "auto"), limits),
         ws=os.environ.get("MAHJONG_UVICORN_WS") or TableSocketProtocol,
         ws_per_message_deflate=compression,
     )

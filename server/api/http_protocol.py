@@ -1,0 +1,129 @@
+"""uvicorn's httptools protocol with a cap on header size and on the time to send them.
+
+httptools takes request headers of any size (10 MB were accepted), and uvicorn waits for
+them as long as the client likes: a connection that stays silent, or trickles a header a
+byte at a time, is held for ever. This subclass counts what a connection sends while its
+request's headers are not complete yet. Over `header_bytes` it answers 431 and closes;
+when `header_seconds` pass first it closes (with a 408 if part of a request came). The
+wait starts when the connection opens and again after each response; uvicorn's own
+keep-alive timeout still closes an idle connection between requests sooner.
+
+Only uvicorn's documented hooks are used: the asyncio protocol methods and the parser
+callbacks (`on_headers_complete`) and `on_response_complete`, each called through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from server.api.limits import LimitSettings
+from server.api.request_guards import SECURITY_HEADERS, error_body
+
+
+class GuardedHttpToolsProtocol(HttpToolsProtocol):
+    """`HttpToolsProtocol` with header size and header time limits (class attributes)."""
+
+    header_bytes = LimitSettings().header_bytes
+    header_seconds = LimitSettings().header_seconds
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start waiting for the first request's headers."""
+        self.header_timer: asyncio.TimerHandle | None = None
+        super().connection_made(transport)
+        self._await_headers()
+
+    def data_received(self, data: bytes) -> None:
+        """Feed the parser, then refuse headers that have grown past the cap."""
+        if self.awaiting_headers:
+            self.header_count += len(data)
+        super().data_received(data)
+        # Still waiting after this chunk: everything counted is header (or request line).
+        if self.awaiting_headers and self.header_count > self.header_bytes:
+            self._refuse(
+                b"431 Request Header Fields Too Large",
+                "headers_too_large",
+                f"request headers are capped at {self.header_bytes} bytes",
+            )
+
+    def on_headers_complete(self) -> None:
+        """The headers are in: stop the clock and the count, then let uvicorn go on."""
+        self._stop_waiting()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        """A response went out: the next request's headers get a fresh allowance."""
+        super().on_response_complete()
+        in_flight = self.cycle is not None and not self.cycle.response_complete
+        if not self.transport.is_closing() and not in_flight:  # (a pipelined one is)
+            self._await_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Drop the timer with the connection."""
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+    def _await_headers(self) -> None:
+        self._stop_waiting()
+        self.awaiting_headers = True
+        self.header_count = 0
+        self.header_timer = self.loop.call_later(self.header_seconds, self._headers_too_slow)
+
+    def _stop_waiting(self) -> None:
+        self.awaiting_headers = False
+        timer = getattr(self, "header_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self.header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self.header_timer = None
+        if not self.awaiting_headers or self.transport.is_closing():
+            return
+        if self.header_count == 0:
+            self._stop_waiting()
+            self.transport.close()  # a silent connection: nothing to answer
+            return
+        self._refuse(
+            b"408 Request Timeout",
+            "headers_too_slow",
+            f"request headers must arrive within {self.header_seconds:g} seconds",
+        )
+
+    def _refuse(self, status_line: bytes, code: str, message: str) -> None:
+        self._stop_waiting()
+        if self.transport.is_closing():
+            return
+        body = error_body(code, message)
+        head: list[Any] = [b"HTTP/1.1 ", status_line, b"\r\n"]
+        for name, value in [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+            *SECURITY_HEADERS,
+        ]:
+            head += [name, b": ", value, b"\r\n"]
+        self.transport.write(b"".join([*head, b"\r\n", body]))
+        self.transport.close()
+
+
+def guarded_http_protocol(limits: LimitSettings) -> type[GuardedHttpToolsProtocol]:
+    """The protocol class for uvicorn's `http=`, carrying these limits."""
+    return type(
+        "GuardedHttpToolsProtocol",
+        (GuardedHttpToolsProtocol,),
+        {"header_bytes": limits.header_bytes, "header_seconds": limits.header_seconds},
+    )
+
+
+def uvicorn_http_options(choice: str, limits: LimitSettings) -> dict[str, Any]:
+    """uvicorn's `http` (and h11's header cap) for `MAHJONG_UVICORN_HTTP`.
+
+    `auto` and `httptools` get the guarded protocol; `h11` gets uvicorn's own h11 with its
+    header size cap (h11 has no header-read timeout: docs/operations.md, "Limits").
+    """
+    if choice in ("auto", "httptools"):
+        return {"http": guarded_http_protocol(limits)}
+    return {"http": choice, "h11_max_incomplete_event_size": limits.header_bytes}
