@@ -58,6 +58,10 @@ class AddressBuckets:
         self._buckets[address] = (tokens, now)
         return (1 - tokens) / self.per_second
 
+    def __len__(self) -> int:
+        """How many addresses are remembered."""
+        return len(self._buckets)
+
     def _tokens(self, address: str, now: float) -> float:
         tokens, when = self._buckets.get(address, (self.capacity, now))
         # max(0, ...): a wall clock set back must not drain anyone's bucket.

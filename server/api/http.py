@@ -97,7 +97,14 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:
         # The traceback goes to the log (uvicorn logs it again); the client gets no detail.
         log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
-        return error_response(500, "internal_error", "the server met an unexpected error")
+        # uvicorn closes the connection after an unhandled error: say so, so no client
+        # sends its next request down a connection about to close.
+        return error_response(
+            500,
+            "internal_error",
+            "the server met an unexpected error",
+            headers={"Connection": "close"},
+        )
 
 
 def manager_of(request: Request) -> RoomManager:

@@ -5,11 +5,13 @@ them as long as the client likes: a connection that stays silent, or trickles a 
 byte at a time, is held for ever. This subclass counts what a connection sends while its
 request's headers are not complete yet. Over `header_bytes` it answers 431 and closes;
 when `header_seconds` pass first it closes (with a 408 if part of a request came). The
-wait starts when the connection opens and again after each response; uvicorn's own
-keep-alive timeout still closes an idle connection between requests sooner.
+clock starts when the connection opens (a connection that never says anything is closed
+too), and for each later request when its first bytes arrive: between requests, uvicorn's
+keep-alive timeout closes an idle connection as before.
 
-Only uvicorn's documented hooks are used: the asyncio protocol methods and the parser
-callbacks (`on_headers_complete`) and `on_response_complete`, each called through.
+Only public hooks are overridden, each calling through: the asyncio protocol methods and
+the httptools parser callbacks (`on_message_begin`, `on_url`, `on_header`,
+`on_headers_complete`, `on_body`, `on_message_complete`) and `handle_websocket_upgrade`.
 """
 
 from __future__ import annotations
@@ -30,13 +32,20 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     header_seconds = LimitSettings().header_seconds
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start waiting for the first request's headers."""
+        """Start the clock for the first request's headers."""
         self.header_timer: asyncio.TimerHandle | None = None
+        self.awaiting_headers = True
+        self.request_begun = False
+        self.header_count = 0
+        self.parsed_bytes = 0
+        self.refused = False
         super().connection_made(transport)
-        self._await_headers()
+        self._start_clock()
 
     def data_received(self, data: bytes) -> None:
         """Feed the parser, then refuse headers that have grown past the cap."""
+        if self.refused:
+            return
         if self.awaiting_headers:
             self.header_count += len(data)
         super().data_received(data)
@@ -48,41 +57,78 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
                 f"request headers are capped at {self.header_bytes} bytes",
             )
 
+    def on_message_begin(self) -> None:
+        """A request starts (its first byte is in): count its headers, against the clock."""
+        super().on_message_begin()
+        self.awaiting_headers = True
+        self.request_begun = True
+        if self.header_timer is None:
+            self._start_clock()
+
+    def on_url(self, url: bytes) -> None:
+        """Count the target as header bytes (it may come in pieces)."""
+        self.parsed_bytes += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """Count each header; past the cap, stop keeping them (the request is refused)."""
+        self.parsed_bytes += len(name) + len(value) + 4  # ": " and CRLF
+        if self.parsed_bytes <= self.header_bytes:
+            super().on_header(name, value)
+
     def on_headers_complete(self) -> None:
-        """The headers are in: stop the clock and the count, then let uvicorn go on."""
+        """The headers are in: refuse them if too large, else stop the clock and go on.
+
+        Headers that end within one received chunk are only counted here, by the parser.
+        """
+        too_large = self.parsed_bytes > self.header_bytes
         self._stop_waiting()
+        if too_large:
+            self._refuse(
+                b"431 Request Header Fields Too Large",
+                "headers_too_large",
+                f"request headers are capped at {self.header_bytes} bytes",
+            )
+            return
         super().on_headers_complete()
 
-    def on_response_complete(self) -> None:
-        """A response went out: the next request's headers get a fresh allowance."""
-        super().on_response_complete()
-        in_flight = self.cycle is not None and not self.cycle.response_complete
-        if not self.transport.is_closing() and not in_flight:  # (a pipelined one is)
-            self._await_headers()
+    def on_body(self, body: bytes) -> None:
+        """Pass the body on, unless the request was refused (no request exists for it)."""
+        if not self.refused:
+            super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        """As `on_body`."""
+        if not self.refused:
+            super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        """Upgrade, unless the handshake's headers were refused."""
+        if not self.refused:
+            super().handle_websocket_upgrade()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the timer with the connection."""
         self._stop_waiting()
         super().connection_lost(exc)
 
-    def _await_headers(self) -> None:
-        self._stop_waiting()
-        self.awaiting_headers = True
-        self.header_count = 0
+    def _start_clock(self) -> None:
         self.header_timer = self.loop.call_later(self.header_seconds, self._headers_too_slow)
 
     def _stop_waiting(self) -> None:
         self.awaiting_headers = False
-        timer = getattr(self, "header_timer", None)
-        if timer is not None:
-            timer.cancel()
+        self.request_begun = False
+        self.header_count = 0
+        self.parsed_bytes = 0
+        if self.header_timer is not None:
+            self.header_timer.cancel()
             self.header_timer = None
 
     def _headers_too_slow(self) -> None:
         self.header_timer = None
         if not self.awaiting_headers or self.transport.is_closing():
             return
-        if self.header_count == 0:
+        if not self.request_begun:
             self._stop_waiting()
             self.transport.close()  # a silent connection: nothing to answer
             return
@@ -94,6 +140,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def _refuse(self, status_line: bytes, code: str, message: str) -> None:
         self._stop_waiting()
+        self.refused = True
         if self.transport.is_closing():
             return
         body = error_body(code, message)
