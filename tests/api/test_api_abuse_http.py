@@ -21,6 +21,7 @@ from tests.api.guarded_hall import (
     read_answer,
     status_of,
 )
+from tests.api.live_server import LiveServer
 
 
 def _error_code(answer: bytes) -> str:
@@ -311,7 +312,9 @@ async def test_the_whole_calendar_is_a_valid_date_range(guarded_hall: GuardedHal
     assert answer.json()["deals"] == []
 
 
-async def test_an_unexpected_error_is_a_json_500_without_a_traceback(live, http) -> None:  # type: ignore[no-untyped-def]
+async def test_an_unexpected_error_is_a_json_500_without_a_traceback(
+    live: LiveServer, http: httpx.AsyncClient
+) -> None:
     async def broken() -> None:
         raise RuntimeError("secret internals /srv/app/module.py line 3")
 

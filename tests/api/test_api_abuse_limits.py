@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -22,10 +23,10 @@ async def _new_room(hall: GuardedHall, address: str, variant: str = "hk") -> str
     return str(answer.json()["room_id"])
 
 
-def _assert_rate_limited(answer: object, retry_seconds: int) -> None:
-    assert answer.status_code == 429, answer.text  # type: ignore[attr-defined]
-    assert answer.headers["retry-after"] == str(retry_seconds)  # type: ignore[attr-defined]
-    error = answer.json()["error"]  # type: ignore[attr-defined]
+def _assert_rate_limited(answer: httpx.Response, retry_seconds: int) -> None:
+    assert answer.status_code == 429, answer.text
+    assert answer.headers["retry-after"] == str(retry_seconds)
+    error = answer.json()["error"]
     assert error["code"] == "rate_limited" and "a minute" in error["message"]
 
 
