@@ -11,7 +11,8 @@ keep-alive timeout closes an idle connection as before.
 
 Only public hooks are overridden, each calling through: the asyncio protocol methods and
 the httptools parser callbacks (`on_message_begin`, `on_url`, `on_header`,
-`on_headers_complete`, `on_body`, `on_message_complete`) and `handle_websocket_upgrade`.
+`on_headers_complete`, `on_body`, `on_message_complete`), `handle_websocket_upgrade`, and
+`send_400_response`, so that a request that is not HTTP also gets a JSON error.
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         """As `on_body`."""
         if not self.refused:
             super().on_message_complete()
+
+    def send_400_response(self, msg: str) -> None:
+        """A request httptools cannot parse: uvicorn's plain-text 400, as JSON instead."""
+        self._refuse(b"400 Bad Request", "bad_request", "the request is not valid HTTP/1.1")
 
     def handle_websocket_upgrade(self) -> None:
         """Upgrade, unless the handshake's headers were refused."""
