@@ -1,4 +1,5 @@
-"""Fixtures for the API tests: a live uvicorn server on a temporary SQLite file."""
+"""Fixtures for the API tests: a live uvicorn server on a temporary SQLite file, and a real
+`serve` with tight limits on Postgres (`guarded_hall`)."""
 
 from __future__ import annotations
 
