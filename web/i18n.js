@@ -40,7 +40,8 @@ export const LOCALE = LANGUAGES[LANGUAGE].locale;
 
 async function loadCatalogue(language) {
   try {
-    const response = await fetch(`/static/i18n/${language}.json`);
+    // Relative to this module, so the catalogue loads under the same client version.
+    const response = await fetch(new URL(`./i18n/${language}.json`, import.meta.url));
     if (response.ok) return await response.json();
   } catch (unreachable) {
     // Falls through to the key itself: a page with ids is still better than no page.
