@@ -20,13 +20,21 @@ const signed = formatSigned;
 export function resultContext(state, resultMessage) {
   const result = resultMessage || state.result;
   const seatPlayers = { ...(resultMessage && resultMessage.seat_players) };
-  for (const player of (state.room && state.room.players) || []) {
-    if (!seatPlayers[player.seat]) seatPlayers[player.seat] = playerName(player);
+  const roomPlayers = (state.room && state.room.players) || [];
+  for (const player of roomPlayers) {
+    if (!seatPlayers[player.seat]) seatPlayers[player.seat] = player.name;
+  }
+  // Names as shown (bots worded in the page's language); scores stay keyed by the real name.
+  const shownNames = {};
+  for (const [seat, name] of Object.entries(seatPlayers)) {
+    const player = roomPlayers.find((candidate) => candidate.name === name);
+    shownNames[seat] = player ? playerName(player) : name;
   }
   return {
     result,
     variant: state.variant || (state.room && state.room.variant),
     seatPlayers,
+    shownNames,
     runningScores: (resultMessage && resultMessage.running_scores) || (state.room && state.room.scores) || {},
     gameOver: Boolean(resultMessage ? resultMessage.game_over : state.room && state.room.status === "finished"),
     nextDealAt: resultMessage ? resultMessage.next_deal_at : null,
@@ -190,7 +198,7 @@ export class ResultPanel {
     this.waiting = false;
     this.nextDealAt = context.nextDealAt;
     const nameOf = (seat) => {
-      const name = context.seatPlayers[seat];
+      const name = context.shownNames[seat];
       return name ? `${name} (${windName(seat)})` : windName(seat);
     };
     const result = context.result;
