@@ -44,7 +44,9 @@ export class PromptView {
     this.passAction = null;
     document.addEventListener("keydown", (event) => {
       // Escape passes on a claim: the quickest safe answer when a prompt pops up.
-      if (event.key === "Escape" && this.passAction && !this.box.hidden) {
+      // (Not while a panel is open over the table: there Escape closes the panel.)
+      const panelOpen = document.querySelector(".rules-panel:not([hidden])");
+      if (event.key === "Escape" && this.passAction && !this.box.hidden && !panelOpen) {
         event.preventDefault();
         this.onChoose(this.passAction);
       }
