@@ -9,6 +9,13 @@ import { patternName, paymentReason, variantName } from "/static/labels.js";
 const TOKEN_KEY = "mahjong-hall-admin-token";
 const PAGE_SIZE = 25;
 
+// The server names its bots "Bot 2"; the dashboard words them in the page's language.
+function shownName(name, isBot = false) {
+  const bot = /^Bot (\d+)$/.exec(name || "");
+  if (bot) return t("seat.bot_name", { number: Number(bot[1]) });
+  return isBot ? t("dash.bot_name", { name }) : name;
+}
+
 function outcomeName(outcome) {
   return has(`dash.outcome.${outcome}`) ? t(`dash.outcome.${outcome}`) : String(outcome);
 }
@@ -110,7 +117,7 @@ async function showDeals() {
   const body = document.querySelector('[data-testid="deals-table"] tbody');
   body.replaceChildren(
     ...page.deals.map((deal) => {
-      const winner = deal.winners.map((w) => w.name || w.seat).join(", ");
+      const winner = deal.winners.map((w) => shownName(w.name) || w.seat).join(t("list.comma"));
       const row = element(
         "tr",
         { class: "clickable", "data-testid": "deal-row", "data-deal-id": String(deal.deal_id), tabindex: "0" },
@@ -142,25 +149,26 @@ async function showDeal(dealId) {
   const detail = document.getElementById("deal-detail");
   const players = element("table", { class: "grid" },
     element("thead", {}, element("tr", {}, element("th", { text: t("dash.seat") }), element("th", { text: t("dash.player") }), element("th", { class: "number", text: t("dash.net") }))),
-    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(p.seat), cell(p.is_bot ? t("dash.bot_name", { name: p.name }) : p.name), cell(p.net_points, "number")))),
+    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(p.seat), cell(shownName(p.name, p.is_bot)), cell(p.net_points, "number")))),
   );
   const winners = deal.winners.length
     ? deal.winners.map((w) => element("div", { "data-testid": "deal-winner" },
-        element("strong", { text: `${w.name || w.seat} (${w.seat}) · ${t("result.fan", { fan: w.fan })}${w.limit ? ` · ${t("result.limit")}` : ""} · ${t("result.points", { points: w.points })}` }),
+        element("strong", { text: `${shownName(w.name) || w.seat} (${w.seat}) · ${t("result.fan", { fan: w.fan })}${w.limit ? ` · ${t("result.limit")}` : ""} · ${t("result.points", { points: w.points })}` }),
         element("ul", {}, (w.patterns || []).map((p) => element("li", { "data-testid": "deal-pattern", text: `${patternName(p.id)}: ${t("result.fan", { fan: p.fan })}` }))),
       ))
     : [element("p", { class: "muted", text: t(deal.outcome === "timeout" ? "dash.no_winner_timeout" : "dash.no_winner_draw") })];
   const payments = element("table", { class: "grid", "data-testid": "deal-payments" },
     element("thead", {}, element("tr", {}, ["result.from", "result.to", "result.points_head", "result.reason"].map((key) => element("th", { text: t(key) })))),
     element("tbody", {}, deal.payments.map((p) => element("tr", {},
-      cell(`${p.from_name || ""} (${p.from})`), cell(`${p.to_name || ""} (${p.to})`), cell(p.points, "number"), cell(paymentReason(p.reason))))),
+      cell(`${shownName(p.from_name) || ""} (${p.from})`), cell(`${shownName(p.to_name) || ""} (${p.to})`), cell(p.points, "number"), cell(paymentReason(p.reason))))),
   );
   const actions = element("ol", { class: "actions-log", "data-testid": "deal-actions" },
     deal.actions.map((a) => {
       const { type, ...rest } = a.action;
       const detailText = Object.values(rest).filter((v) => typeof v === "string").join(" ");
-      const who = a.seat ? `${a.player || a.seat} (${a.seat})` : t("dash.the_table");
-      const bot = a.by_bot ? ` · ${t("dash.by_bot", { reason: a.bot_reason })}` : "";
+      const who = a.seat ? `${shownName(a.player) || a.seat} (${a.seat})` : t("dash.the_table");
+      const reason = has(`dash.bot_reason.${a.bot_reason}`) ? t(`dash.bot_reason.${a.bot_reason}`) : a.bot_reason;
+      const bot = a.by_bot ? ` · ${t("dash.by_bot", { reason })}` : "";
       const typeName = has(`dash.action.${type}`) ? t(`dash.action.${type}`) : type;
       return element("li", { class: a.by_bot ? "bot" : null, text: `${who}: ${typeName} ${detailText}${bot}` });
     }),
@@ -187,7 +195,7 @@ async function showStandings() {
   const table = await api("/api/dashboard/standings", { ...filters(), include_bots: includeBots ? "true" : "" });
   const body = document.querySelector('[data-testid="standings-table"] tbody');
   body.replaceChildren(...table.players.map((p) => element("tr", { "data-testid": "standing-row" },
-    cell(p.is_bot ? t("dash.bot_name", { name: p.name }) : p.name), cell(p.points, "number"), cell(p.deals, "number"),
+    cell(shownName(p.name, p.is_bot)), cell(p.points, "number"), cell(p.deals, "number"),
     cell(p.wins, "number"), cell(p.self_draws, "number"), cell(p.dealt_in, "number"),
     cell(p.average_winning_fan, "number"), cell(p.rooms, "number"))));
   if (!table.players.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: t("dash.no_players") })));
@@ -217,11 +225,11 @@ async function showOperations() {
     cell(variantName(room.variant)), cell(has(`lobby.status.${room.status}`) ? t(`lobby.status.${room.status}`) : room.status), cell(room.deal_no, "number"),
     element("td", {}, room.players.map((p, index) => element("span", {
       class: p.is_bot ? "muted" : p.connected ? "connected" : "away",
-      text: `${index ? t("list.comma") : ""}${p.name}${p.seat ? ` (${p.seat})` : ""}${p.is_bot ? t("dash.bot_suffix") : p.bot_covered ? t("dash.away_suffix") : ""}`,
+      text: `${index ? t("list.comma") : ""}${shownName(p.name)}${p.seat ? ` (${p.seat})` : ""}${p.is_bot ? t("dash.bot_suffix") : p.bot_covered ? t("dash.away_suffix") : ""}`,
     }))),
     cell(room.spectators, "number"))));
   document.querySelector('[data-testid="bot-cover"] tbody').replaceChildren(...ops.bot_cover.map((row) => element("tr", {},
-    cell(row.name), cell(row.timed_out, "number"), cell(row.disconnected, "number"))));
+    cell(shownName(row.name)), cell(row.timed_out, "number"), cell(row.disconnected, "number"))));
   document.getElementById("deal-limit-count").textContent = t("dash.deal_limit_count", { count: ops.deal_limit.count });
   document.getElementById("deal-limit-list").replaceChildren(...ops.deal_limit.recent.map((deal) => element("li", {},
     element("a", { href: "#", text: `${t("dash.deal_title", { id: deal.deal_id, table: variantName(deal.variant) })} · ${deal.room_id} · ${when(deal.ended_at)}`,

@@ -128,7 +128,9 @@ async function fillCreatedWithBots() {
 }
 
 function roomLine(summary, seat) {
-  const players = (summary.players || []).map((player) => (typeof player === "string" ? player : playerName(player)));
+  // Room summaries list bare names; "Bot 2" is how the server names its bots.
+  const asPlayer = (player) => (typeof player === "string" ? { name: player, is_bot: /^Bot \d+$/.test(player) } : player);
+  const players = (summary.players || []).map((player) => playerName(asPlayer(player)));
   const freeSeats = summary.free_seats ?? Math.max(0, (summary.seat_count || 0) - players.length);
   const details = [
     variantName(summary.variant),

@@ -9,6 +9,8 @@ to test-artifacts/.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -42,10 +44,18 @@ def assert_worded(page: Page, language: str, moment: str) -> None:
 _LOCALE_TAGS = {"en": "en-GB", "ms": "ms-MY", "zh-Hant": "zh-HK", "zh-Hans": "zh-Hans-MY"}
 
 
+# The elements that reach past the right edge, for a failure's message.
+_WIDEST = """() => [...document.querySelectorAll('body *')]
+  .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .slice(-4).map((node) => `${node.tagName}.${node.className}`)"""
+
+
 def assert_fits(page: Page, moment: str) -> None:
     """Nothing scrolls sideways, and every tile of the hand is on screen and tappable."""
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-    assert overflow <= 0, f"{moment}: the page scrolls sideways by {overflow}px"
+    assert overflow <= 0, (
+        f"{moment}: the page scrolls sideways by {overflow}px: {page.evaluate(_WIDEST)}"
+    )
     boxes = page.get_by_test_id("hand-tile").evaluate_all(
         "tiles => tiles.map(t => t.getBoundingClientRect()).map(r => [r.left, r.right, r.width])"
     )
@@ -117,9 +127,27 @@ def test_a_whole_deal_in_each_language_on_a_desktop_and_a_phone(
         )
         save_screenshot(page, f"{variant}-{language}-desktop-result")
         assert log.discards + len(log.choices) > 0, "the person never played"
+        check_lobby_and_dashboard(page, live_server, variant, language)
     finally:
         context.close()
     assert problems.messages == []
+
+
+def check_lobby_and_dashboard(page: Page, server: LiveServer, variant: str, language: str) -> None:
+    """The lobby (with this table listed) and the dashboard (with this deal) in the language."""
+    page.goto(f"{server.url}/")
+    expect(page.get_by_test_id("my-rooms").locator("li.room-line").first).to_be_visible()
+    assert_worded(page, language, "lobby")
+    page.set_viewport_size(PHONE)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the phone lobby scrolls sideways by {overflow}px"
+    save_screenshot(page, f"{variant}-{language}-phone-lobby")
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{server.url}/dashboard")
+    page.get_by_test_id("deal-row").first.click()
+    expect(page.get_by_test_id("deal-actions").locator("li").first).to_be_visible()
+    assert_worded(page, language, "dashboard")
+    save_screenshot(page, f"{variant}-{language}-desktop-dashboard")
 
 
 def play_until_result_or_discards(page: Page, log: PlayLog) -> None:
@@ -158,8 +186,36 @@ def test_a_reload_keeps_the_language_tile_set_and_sound_choices(
         page.get_by_test_id("join-submit").click()
         page.get_by_test_id("fill-bots").click()
         tile = page.get_by_test_id("hand-tile").first
-        expect(tile).to_have_class(__import__("re").compile(r"tiles-learner"))
+        expect(tile).to_have_class(re.compile(r"tiles-learner"))
         expect(page.locator("html")).to_have_attribute("lang", "ms-MY")
     finally:
         context.close()
     assert problems.messages == []
+
+
+def test_reduced_motion_turns_the_animations_off(
+    chromium_browser: Browser, live_server: LiveServer
+) -> None:
+    animations = {}
+    for motion in ("no-preference", "reduce"):
+        context = chromium_browser.new_context(reduced_motion=motion)
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server.url}/rooms/nowhere")
+            animations[motion] = page.evaluate(
+                """() => ['call-bubble', 'river'].map((kind) => {
+                  const board = document.getElementById('board');
+                  const node = document.createElement('div');
+                  node.className = kind === 'river' ? 'river' : 'call-bubble pos-left';
+                  const tile = document.createElement('span');
+                  tile.className = 'tile arriving';
+                  node.append(tile);
+                  board.append(node);
+                  const target = kind === 'river' ? tile : node;
+                  return getComputedStyle(target).animationName;
+                })"""
+            )
+        finally:
+            context.close()
+    assert animations["no-preference"] == ["call-pop", "discard-in"]
+    assert animations["reduce"] == ["none", "none"]
