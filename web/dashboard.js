@@ -5,6 +5,7 @@
 import { barList, columnChart } from "/dashboard/assets/dashboard-charts.js";
 import { LOCALE, formatNumber, has, installLanguageMenu, t, translatePage } from "/static/i18n.js";
 import { patternName, paymentReason, variantName } from "/static/labels.js";
+import { tileShortName } from "/static/tiles.js";
 
 const TOKEN_KEY = "mahjong-hall-admin-token";
 const PAGE_SIZE = 25;
@@ -165,7 +166,8 @@ async function showDeal(dealId) {
   const actions = element("ol", { class: "actions-log", "data-testid": "deal-actions" },
     deal.actions.map((a) => {
       const { type, ...rest } = a.action;
-      const detailText = Object.values(rest).filter((v) => typeof v === "string").join(" ");
+      const words = (value) => (/^([1-9][mpszfnac]|j)$/.test(value) ? tileShortName(value) : value);
+      const detailText = Object.values(rest).filter((v) => typeof v === "string").map(words).join(" ");
       const who = a.seat ? `${shownName(a.player) || a.seat} (${a.seat})` : t("dash.the_table");
       const reason = has(`dash.bot_reason.${a.bot_reason}`) ? t(`dash.bot_reason.${a.bot_reason}`) : a.bot_reason;
       const bot = a.by_bot ? ` · ${t("dash.by_bot", { reason })}` : "";
