@@ -44,3 +44,31 @@ async def test_nothing_outside_the_client_is_served(http: httpx.AsyncClient) -> 
     for path in ("/static/../pyproject.toml", "/static/v/abc/%2e%2e/pyproject.toml"):
         answer = await http.get(path)
         assert answer.status_code == 404, path
+
+
+async def test_the_table_page_and_all_it_loads_stay_under_150_kb_compressed(
+    http: httpx.AsyncClient,
+) -> None:
+    gzip_only = {"Accept-Encoding": "gzip"}
+    page = await http.get("/rooms/abc123", headers=gzip_only)
+    total = int(page.headers["content-length"])
+    links = set(re.findall(r'"(/static/v/[^"]+)"', page.text))
+    seen: set[str] = set()
+    while links:
+        link = links.pop()
+        seen.add(link)
+        answer = await http.get(link, headers=gzip_only)
+        assert answer.status_code == 200, link
+        total += int(answer.headers["content-length"])
+        base = link.rsplit("/", 1)[0]
+        for imported in re.findall(r'from "\./([^"]+)"', answer.text):
+            if f"{base}/{imported}" not in seen:
+                links.add(f"{base}/{imported}")
+    assert any(link.endswith("tile_glyphs.js") for link in seen), "the tile outlines are counted"
+    # The largest catalogue: the page loads one.
+    catalogues = [
+        await http.get(f"/static/i18n/{language}.json", headers=gzip_only)
+        for language in ("en", "ms", "zh-Hant", "zh-Hans")
+    ]
+    total += max(int(answer.headers["content-length"]) for answer in catalogues)
+    assert total < 150 * 1024, total
