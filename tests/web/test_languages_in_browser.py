@@ -148,6 +148,11 @@ def check_lobby_and_dashboard(page: Page, server: LiveServer, variant: str, lang
     expect(page.get_by_test_id("deal-actions").locator("li").first).to_be_visible()
     assert_worded(page, language, "dashboard")
     save_screenshot(page, f"{variant}-{language}-desktop-dashboard")
+    for tab, shows in (("standings", "standing-row"), ("charts", "chart-durations")):
+        page.locator(f"button[data-tab={tab}]").click()
+        expect(page.get_by_test_id(shows).first).to_be_visible()
+        page.wait_for_function("document.getElementById('status').textContent === ''")
+        assert_worded(page, language, f"dashboard {tab}")
 
 
 def play_until_result_or_discards(page: Page, log: PlayLog) -> None:
