@@ -278,10 +278,11 @@ def _take_discard(state: DealState, claim: Action, events: list[Event]) -> None:
         return
     state.drew_this_turn = False
     state.kongs_this_turn = 0
-    forbidden = set(meld.real_tiles)
-    if meld.fei_count:
-        forbidden.add(FEI)
-    state.forbidden = tuple(sorted_tiles(forbidden))
+    if state.variant.same_turn_throw_ban:
+        forbidden = set(meld.real_tiles)
+        if meld.fei_count:
+            forbidden.add(FEI)
+        state.forbidden = tuple(sorted_tiles(forbidden))
 
 
 def _laid_tiles(claim: Action, tile: Tile) -> tuple[Tile, ...]:

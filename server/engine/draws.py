@@ -29,8 +29,10 @@ def take_tile(state: DealState, from_back: bool) -> Tile:
 def draw(state: DealState, seat: str, events: list[Event], replacement: str | None = None) -> bool:
     """`seat` draws: from the front, or from the back when `replacement` ("kong", "bonus").
 
-    Bonus tiles drawn are laid out and replaced at once. The seat then holds the tile as
-    its drawn tile and is to act. Returns False when the deal ended drawn instead.
+    Bonus tiles drawn are laid out and replaced at once; the replacement of a bonus tile
+    drawn for a kong still counts as the kong's (the chain a kong starts stays a kong
+    replacement). The seat then holds the tile as its drawn tile and is to act. Returns
+    False when the deal ended drawn instead.
     """
     if state.wall_remaining <= 0:
         finish_without_winner(state, events, "draw")
@@ -51,7 +53,8 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
             finish_without_winner(state, events, "draw")
             return False
         tile = take_tile(state, from_back=True)
-        replacement = "bonus"
+        if replacement != "kong":
+            replacement = "bonus"
         events.append(
             {"type": "draw", "seat": seat, "source": BACK, "tile": None, "visible_to": None}
         )

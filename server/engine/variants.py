@@ -2,7 +2,8 @@
 
 The deal reads a `Variant` instead of branching on the table's name: the seats, the tile
 set, how many tiles are never drawn, whether Fei and bonus tiles exist, how many players
-may win one discard, and the kong payments.
+may win one discard, whether a set just shown bans throwing its tiles, and the kong
+payments.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ class Variant:
     one_winner_per_discard: bool
     # True when the winner deals next (3 Kaki); False for the Hong Kong rotation.
     winner_deals_next: bool
+    # 3 Kaki: after a chow or pong the player may not throw a tile of that set (nor sink
+    # its Fei) in the same turn. Hong Kong has no such rule.
+    same_turn_throw_ban: bool
     exposed_kong_points: int = 2
     added_kong_points: int = 1
     concealed_kong_points: int = 2
@@ -63,6 +67,7 @@ VARIANTS: dict[str, Variant] = {
         has_bonus_tiles=False,
         one_winner_per_discard=False,
         winner_deals_next=False,
+        same_turn_throw_ban=False,
     ),
     KAKI3: Variant(
         name=KAKI3,
@@ -73,6 +78,7 @@ VARIANTS: dict[str, Variant] = {
         has_bonus_tiles=True,
         one_winner_per_discard=True,
         winner_deals_next=True,
+        same_turn_throw_ban=True,
     ),
 }
 

@@ -26,6 +26,32 @@ def test_kong_upon_kong_and_kong_replacement_flags(fixed):
     assert discard_flags(state, "E", robbing=False).earthly
 
 
+# South and West for East's kongs at 3 Kaki: no 1p, no 2p.
+QUIET_KAKI3 = {"S": "33p 44p 55p 66p 77p 1z 2z 3z", "W": "33p 44p 55p 66p 88p 1z 2z 4z"}
+
+
+def test_a_bonus_tile_drawn_as_a_kong_replacement_keeps_the_chain_a_kong_replacement(fixed):
+    hands = {"E": "1111p 2222p 3z 4z 5z 6z 7z 9p", **QUIET_KAKI3}
+    state = fixed.deal("kaki3", hands, back="1f 8p 2f 9p")
+    state = fixed.play(state, "E", "concealed_kong", tile="1p")
+    assert state.players["E"].bonus == ["1f"] and state.players["E"].drawn == "8p"
+    flags = self_draw_flags(state, "E")
+    assert flags.replacement == "kong" and not flags.kong_upon_kong
+    state = fixed.play(state, "E", "concealed_kong", tile="2p")
+    assert state.players["E"].bonus == ["1f", "2f"] and state.players["E"].drawn == "9p"
+    flags = self_draw_flags(state, "E")
+    assert flags.replacement == "kong" and flags.kong_upon_kong
+
+
+def test_a_sunk_fei_after_a_kong_starts_a_bonus_replacement(fixed):
+    hands = {"E": "1111p 2z 3z 4z 5z 6z 7z 99p 8p j", **QUIET_KAKI3}
+    state = fixed.deal("kaki3", hands, back="1f 8p 9p")
+    state = fixed.play(state, "E", "concealed_kong", tile="1p")
+    state = fixed.play(state, "E", "sink")
+    flags = self_draw_flags(state, "E")
+    assert flags.replacement == "bonus" and not flags.kong_upon_kong
+
+
 def test_no_win_or_kong_straight_after_a_claim(fixed):
     hands = dict(KONG_HANDS, S="3z 3z 4m 6m 8m 9p 3p 5p 7p 1s 3s 5s 7s", W="123456s 11z 22z 9m 44z")
     hands["E"] = "1111p 2222p 3z 4z 5z 6z 7z 9s"

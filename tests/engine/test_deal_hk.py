@@ -3,6 +3,7 @@
 import pytest
 
 from server.engine import Action, IllegalActionError, apply, legal_actions, pending_seats
+from server.engine.variants import get_variant
 
 PRIORITY_HANDS = {
     "E": "5m 11p 99s 33z 44z 77p 22s 8m",
@@ -240,3 +241,38 @@ def test_chow_out_of_turn_is_named_even_from_a_seat_with_nothing_to_decide(fixed
         apply(state, Action("chow", "N", tiles=("4m", "6m")))
     assert error.value.code == "chow_not_next"
     assert str(error.value) == "N cannot chow from E, only from the player before"
+
+
+# South holds a spare 5m beside its 4m 5m, and three 5p: it pongs West's fourth with two.
+NO_BAN_HANDS = {
+    "E": "6m 11p 22p 33p 44s 55s 1z 2z 3z",
+    "S": "4m 5m 5m 55p 789s 11z 67z 5p",
+    "W": "11s 22s 33s 44s 55s 66s 7s",
+    "N": "77s 88s 99s 8m 9m 3z 4z 6z 6z 7z",
+}
+
+
+def test_hong_kong_has_no_same_turn_throw_ban_after_a_chow(fixed):
+    state = fixed.play(fixed.deal("hk", NO_BAN_HANDS), "E", "discard", tile="6m")
+    state = fixed.play(state, "S", "chow", tiles="4m 5m")
+    assert state.forbidden == ()
+    discards = {a.tile for a in legal_actions(state, "S") if a.type == "discard"}
+    assert {"5m", "5p"} <= discards, "the spare 5m of the chow may go out at once"
+    state = fixed.play(state, "S", "discard", tile="5m")
+    assert state.players["S"].discards == ["5m"]
+
+
+def test_hong_kong_has_no_same_turn_throw_ban_after_a_pong(fixed):
+    state = fixed.play(fixed.deal("hk", NO_BAN_HANDS, front="9p 5p"), "E", "discard", tile="6m")
+    state = fixed.play(state, "S", "pass")
+    state = fixed.play(state, "S", "discard", tile="9p")
+    state = fixed.play(state, "W", "discard", tile="5p")
+    state = fixed.play(state, "S", "pong", tiles="55p")
+    assert state.forbidden == ()
+    state = fixed.play(state, "S", "discard", tile="5p")  # the fourth 5p, beside the pong
+    assert state.players["S"].discards == ["9p", "5p"]
+
+
+def test_only_3_kaki_bans_throwing_a_tile_of_the_set_just_shown():
+    assert get_variant("kaki3").same_turn_throw_ban
+    assert not get_variant("hk").same_turn_throw_ban

@@ -80,11 +80,12 @@ def hk_standard_tally(reading: Reading, hand: WinningHand) -> Tally:
     if _is_self_drawn(hand):
         patterns.append(PATTERNS["self_draw"])
 
-    if facts.dragon_pongs == 3:
+    honours = facts.honours
+    if honours.big_dragons:
         limits.append("big_three_dragons")
-    if facts.wind_pongs == 3 and facts.eye_is_wind:
+    if honours.little_winds:
         limits.append("small_four_winds")
-    if facts.wind_pongs == 4:
+    if honours.big_winds:
         limits.append("big_four_winds")
     if not facts.suits:
         limits.append("all_honours")

@@ -81,7 +81,8 @@ def kaki3_shape_tally(reading: Reading, hand: WinningHand) -> Tally:
         patterns.append(PATTERNS["all_chow"])
     if facts.all_pongs:
         patterns.append(PATTERNS["all_pong"])
-    if facts.dragon_pongs == 2 and facts.eye_is_dragon:
+    honours = facts.honours
+    if honours.little_dragons:
         patterns.append(PATTERNS["little_dragons"])
     seat_wind = WIND_OF_SEAT[hand.seat_wind]
     for tile in facts.pong_tiles:
@@ -94,11 +95,11 @@ def kaki3_shape_tally(reading: Reading, hand: WinningHand) -> Tally:
         if tile == "4z":
             patterns.append(PATTERNS["bei_set"])
 
-    if facts.dragon_pongs == 3:
+    if honours.big_dragons:
         limits.append("big_dragons")
-    if facts.wind_pongs == 4:
+    if honours.big_winds:
         limits.append("big_winds")
-    if facts.wind_pongs == 3 and facts.eye_is_wind:
+    if honours.little_winds:
         limits.append("little_winds")
     if not facts.suits:
         limits.append("all_honours")
@@ -181,11 +182,15 @@ def kaki3_fixed_tally(hand: WinningHand, melds: Sequence[Meld]) -> Tally:
 
 def scoring_bonus_count(seat_wind: str, bonus: Sequence[Tile]) -> int:
     """How many of `bonus` score fan for `seat_wind`: animals, faces, the seat's own flower
-    and season, flower 4 and season 4. Sunk Fei are not counted (the settlement counts Fei
-    on their own)."""
+    and season, flower 4 and season 4, and each sunk Fei (1 fan, "Fei set aside").
+
+    The square-up counts a sunk Fei here and again, twice, among the seat's Fei, so it
+    counts 3 in all: it is both a scoring bonus tile and a Fei.
+    """
     own = SEAT_NUMBER[seat_wind]
     scoring = {f"{own}f", f"{own}n", "4f", "4n"}
-    return sum(1 for tile in set(bonus) if tile[-1] in "ac" or tile in scoring)
+    flowers = sum(1 for tile in set(bonus) if tile[-1] in "ac" or tile in scoring)
+    return flowers + list(bonus).count(FEI)
 
 
 def complete_families(bonus: Sequence[Tile]) -> list[str]:

@@ -298,13 +298,14 @@ def eye_choices(sets: tuple[ReadSet, ...]) -> list[Tile]:
     """What a two-Fei eye may usefully stand for beside `sets`, one tile per effect.
 
     Any Tong tile (for the flushes and All Chow); an honour when every set is of honours
-    (All Honours); the missing dragon beside two dragon sets (Little Dragons); the missing
-    wind beside three wind sets (Little Winds).
+    (All Honours), one that no set holds, since a fifth copy would rule out the other honour
+    patterns; the missing dragon beside two dragon sets (Little Dragons); the missing wind
+    beside three wind sets (Little Winds).
     """
     choices = ["5p"]
     pong_honours = {s.tile for s in sets if s.kind != CHOW and s.tile[-1] == "z"}
     if all(s.tile[-1] == "z" for s in sets):
-        choices.append("1z")
+        choices.append(next(tile for tile in _HONOURS if tile not in pong_honours))
     missing_dragons = sorted(_DRAGONS - pong_honours)
     if len(missing_dragons) == 1:
         choices += missing_dragons
@@ -314,5 +315,6 @@ def eye_choices(sets: tuple[ReadSet, ...]) -> list[Tile]:
     return choices
 
 
+_HONOURS = ("1z", "2z", "3z", "4z", "5z", "6z", "7z")
 _DRAGONS = frozenset({"5z", "6z", "7z"})
 _WINDS = frozenset({"1z", "2z", "3z", "4z"})

@@ -27,6 +27,45 @@ class Tally(NamedTuple):
         return cls(tuple(patterns), tuple(limits), sum(pattern.fan for pattern in patterns))
 
 
+class HonourPatterns(NamedTuple):
+    """The honour patterns a reading holds, stated alike for both tables.
+
+    Each names different tiles: Little Dragons, sets of two different dragons and the third
+    dragon as the eye; Big Dragons, a set of each dragon; Big Winds, a set of each wind;
+    Little Winds, sets of three different winds and the fourth wind as the eye. At 3 Kaki a
+    Fei may stand for a fifth copy of an honour, so a reading can hold two sets of one
+    honour, or the eye and a set of one: such a reading scores each set's own fan and none
+    of these patterns. (Hong Kong has no Fei, so it never meets a fifth copy, and has no
+    Little Dragons pattern.)
+    """
+
+    little_dragons: bool
+    big_dragons: bool
+    little_winds: bool
+    big_winds: bool
+
+
+NO_HONOUR_PATTERNS = HonourPatterns(False, False, False, False)
+
+
+def honour_patterns(honour_sets: Sequence[Tile], eye: Tile) -> HonourPatterns:
+    """Which honour patterns sets of `honour_sets` (one tile per pong or kong of an honour,
+    in any order) and `eye` make."""
+    if len(honour_sets) < 2:
+        return NO_HONOUR_PATTERNS
+    kinds = frozenset(honour_sets)
+    if len(kinds) < len(honour_sets) or eye in kinds:
+        return NO_HONOUR_PATTERNS  # a fifth copy of an honour
+    dragons = len(kinds & DRAGON_TILES)
+    winds = len(kinds) - dragons
+    return HonourPatterns(
+        dragons == 2 and eye in DRAGON_TILES,
+        dragons == 3,
+        winds == 3 and eye in WIND_TILES,
+        winds == 4,
+    )
+
+
 class ShapeFacts(NamedTuple):
     """What a reading is made of, in the terms the fan tables use."""
 
@@ -34,10 +73,7 @@ class ShapeFacts(NamedTuple):
     chows: int
     suits: frozenset[str]  # suit letters of the suited tiles it stands for
     honour_tiles: bool
-    dragon_pongs: int
-    wind_pongs: int
-    eye_is_wind: bool
-    eye_is_dragon: bool
+    honours: HonourPatterns
     all_pongs: bool
     all_terminals: bool
 
@@ -51,7 +87,7 @@ def shape_facts(reading: Reading) -> ShapeFacts:
     if not honour_tiles:
         suits.add(eye[-1])
     terminals = not honour_tiles and eye[0] in "19"
-    dragon_pongs = wind_pongs = 0
+    honour_sets: list[Tile] = []
     for read_set in reading.sets:
         tile = read_set.tile
         suit = tile[-1]
@@ -65,10 +101,7 @@ def shape_facts(reading: Reading) -> ShapeFacts:
         pong_tiles.append(tile)
         if suit == "z":
             terminals = False
-            if tile in DRAGON_TILES:
-                dragon_pongs += 1
-            else:
-                wind_pongs += 1
+            honour_sets.append(tile)
         elif tile[0] not in "19":
             terminals = False
     chows = len(reading.sets) - len(pong_tiles)
@@ -77,10 +110,7 @@ def shape_facts(reading: Reading) -> ShapeFacts:
         chows,
         frozenset(suits),
         honour_tiles,
-        dragon_pongs,
-        wind_pongs,
-        eye in WIND_TILES,
-        eye in DRAGON_TILES,
+        honour_patterns(honour_sets, eye),
         chows == 0,
         terminals,
     )

@@ -137,9 +137,10 @@ def test_a_shown_chow_with_one_possible_fei_tile_needs_no_fei_as():
 
 def test_scoring_bonus_count_counts_what_scores_for_the_seat():
     bonus = parse_tiles("1f 2f 4n 1a 3c 3n j")
-    assert scoring_bonus_count("S", bonus) == 4  # 2f own, 4n, 1a, 3c; not 1f, 3n or the Fei
-    assert scoring_bonus_count("E", bonus) == 4  # 1f own, 4n, 1a, 3c
-    assert scoring_bonus_count("W", bonus) == 4  # 3n own, 4n, 1a, 3c
+    assert scoring_bonus_count("S", bonus) == 5  # 2f own, 4n, 1a, 3c, the sunk Fei; not 1f, 3n
+    assert scoring_bonus_count("E", bonus) == 5  # 1f own, 4n, 1a, 3c, the sunk Fei
+    assert scoring_bonus_count("W", bonus) == 5  # 3n own, 4n, 1a, 3c, the sunk Fei
+    assert scoring_bonus_count("S", parse_tiles("j j 1f")) == 2  # each sunk Fei scores 1
     assert scoring_bonus_count("S", []) == 0
 
 

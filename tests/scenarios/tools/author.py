@@ -127,10 +127,17 @@ def write_all() -> list[Path]:
         specs_kaki3_limits,
         specs_kaki3_play,
         specs_kaki3_settlement,
+        specs_rulings,
     )
 
     written = []
-    for module in (specs_kaki3_settlement, specs_kaki3_play, specs_kaki3_limits, specs_hk):
+    for module in (
+        specs_kaki3_settlement,
+        specs_kaki3_play,
+        specs_kaki3_limits,
+        specs_hk,
+        specs_rulings,
+    ):
         for spec in module.SPECS:
             path = SCENARIO_DIR / f"{spec['name']}.json"
             path.write_text(scenario_text(build(spec)))
