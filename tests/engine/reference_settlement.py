@@ -34,9 +34,6 @@ DRAGONS = ("5z", "6z", "7z")
 SEAT_WIND = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}
 SEAT_NUMBER = {"E": 1, "S": 2, "W": 3}
 FAMILIES = "fnac"
-# Temporary, until the engine's square-up fix is merged: the old count of a sunk Fei (2),
-# so the test can tell that known engine bug from a new disagreement.
-SUNK_FEI_COUNTS_TWO = [False]
 
 
 @dataclass
@@ -238,8 +235,7 @@ def _square_up_count(seat: str, seat_tiles: dict[str, Any]) -> int:
     own = SEAT_NUMBER[seat]
     scoring = {f"{own}f", f"{own}n", "4f", "4n"}
     count = sum(1 for tile in bonus if tile[-1] in "ac" or tile in scoring)
-    if not SUNK_FEI_COUNTS_TWO[0]:
-        count += list(seat_tiles["bonus"]).count("j")  # a sunk Fei is a scoring bonus tile
+    count += list(seat_tiles["bonus"]).count("j")  # a sunk Fei is a scoring bonus tile
     count += sum(1 for f in FAMILIES if all(f"{n}{f}" in bonus for n in range(1, 5)))
     for meld in seat_tiles["melds"]:
         if meld["kind"] == "chow":

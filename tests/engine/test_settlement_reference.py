@@ -19,7 +19,6 @@ import pytest
 from server.bots import choose_action
 from server.engine import DealSettings, apply, legal_actions, new_deal, pending_seats, replay, view
 from server.engine.deal_state import DealState
-from tests.engine import reference_settlement
 from tests.engine.reference_settlement import (
     DealRecord,
     Step,
@@ -73,30 +72,6 @@ def play_recorded(variant: str, seed: str) -> tuple[DealRecord, list[dict[str, A
     return record, actions
 
 
-def _known_square_up_bug(record: DealRecord) -> dict[tuple[str, str], int]:
-    # Temporary: the engine still counts a sunk Fei 2 in the square-up (fixed on the
-    # rules-fixes branch).
-    reference_settlement.SUNK_FEI_COUNTS_TWO[0] = True
-    try:
-        return settle(record)[0]
-    finally:
-        reference_settlement.SUNK_FEI_COUNTS_TWO[0] = False
-
-
-def _known_kong_chain_bug(
-    patterns: tuple[tuple[str, int], ...], choices: frozenset[tuple[tuple[str, int], ...]]
-) -> bool:
-    # Temporary: the engine still calls a win after a kong whose replacement was a bonus
-    # tile a bonus replacement win (fixed on the rules-fixes branch).
-    renamed = tuple(
-        sorted(
-            ("kong_replacement_win", 1) if p == ("bonus_replacement_win", 1) else p
-            for p in patterns
-        )
-    )
-    return patterns not in choices and renamed in choices
-
-
 @pytest.mark.parametrize("variant", ["hk", "kaki3"])
 def test_the_replayed_settlement_matches_one_worked_out_by_hand(variant: str) -> None:
     seen: Counter[str] = Counter()
@@ -117,14 +92,8 @@ def test_the_replayed_settlement_matches_one_worked_out_by_hand(variant: str) ->
                 winner["points"],
             ), f"{seed}: {winner['seat']} scored {check.hand}"
             patterns = tuple(sorted((p["id"], p["fan"]) for p in winner["patterns"]))
-            if _known_kong_chain_bug(patterns, reference.pattern_choices):
-                seen["known kong chain bug"] += 1
-                continue
             assert patterns in reference.pattern_choices, f"{seed}: {check.hand} {patterns}"
         actual = totals_of(result["payments"])
-        if actual != expected and _known_square_up_bug(record) == actual:
-            seen["known square-up bug"] += 1
-            continue
         assert actual == expected, f"{seed}: payments {result['payments']}"
         assert dict(seat_totals(actual)) == {s: n for s, n in result["scores"].items() if n}
         for reason, _ in actual:

@@ -61,16 +61,9 @@ class Tally(NamedTuple):
     limits: tuple[str, ...]
 
 
-# Temporary, until the engine's fix of the fifth-copy honour patterns is merged: lets the
-# property test tell that known engine bug from a new disagreement.
-FIFTH_COPY_MAKES_HONOUR_PATTERNS = [False]
-
-
 def _honour_tiles_distinct(reading: Reading) -> bool:
     """False when a Fei makes a fifth copy: two sets of one honour, or an eye of a set's
     honour. Such a reading scores none of the honour patterns."""
-    if FIFTH_COPY_MAKES_HONOUR_PATTERNS[0]:
-        return True
     honours = [group.tile for group in (*reading.sets, reading.eye) if group.tile[-1] == "z"]
     return len(honours) == len(set(honours))
 

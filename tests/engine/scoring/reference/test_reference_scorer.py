@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from server.engine.tiles import parse_tiles
-from tests.engine.scoring.reference import fan_lists
 from tests.engine.scoring.reference.compare import disagreement, engine_result, hand_for
 from tests.engine.scoring.reference.hand_maker import random_hand
 from tests.engine.scoring.reference.scorer import reference_score
@@ -29,16 +28,6 @@ GOLDEN = Path(__file__).parent.parent / "golden"
 FOUND = Path(__file__).parent / "golden"
 
 HANDS_PER_TABLE = 2500
-
-
-def _known_engine_bug(hand: dict[str, Any]) -> bool:
-    # Temporary: the engine still gives honour patterns to readings with a fifth copy (fixed
-    # on the rules-fixes branch). Such a case agrees with the reference under the old rule.
-    fan_lists.FIFTH_COPY_MAKES_HONOUR_PATTERNS[0] = True
-    try:
-        return disagreement(hand) is None
-    finally:
-        fan_lists.FIFTH_COPY_MAKES_HONOUR_PATTERNS[0] = False
 
 
 @pytest.mark.parametrize("variant", ["hk", "kaki3"])
@@ -54,8 +43,6 @@ def test_the_reference_and_the_engine_agree(variant: str, rng: random.Random) ->
     hand = random_hand(rng, variant)
     note(json.dumps(hand))
     problem = disagreement(hand)
-    if problem is not None and _known_engine_bug(hand):
-        return
     assert problem is None, problem
 
 
