@@ -43,6 +43,24 @@ KAKI3_FAN = {
     "kong_replacement_win": 1,
     "robbing_the_kong": 1,
 }
+# The named limit hands of seed 000's list, 10 fan each.
+KAKI3_LIMITS = (
+    "no_bonus_tiles",
+    "all_sixteen_bonus_tiles",
+    "four_fei",
+    "big_dragons",
+    "big_winds",
+    "little_winds",
+    "all_honours",
+    "four_concealed_pongs",
+    "nine_gates",
+    "four_kongs",
+    "last_tile_win",
+    "last_discard_win",
+    "heavenly_hand",
+    "earthly_hand",
+    "kong_upon_kong",
+)
 # Seed 002 and the Hong Kong rules.
 HK_FAN = {
     "seven_pairs": 4,
@@ -54,6 +72,20 @@ HK_FAN = {
     "round_wind_set": 1,
     "self_draw": 1,
 }
+# The Hong Kong limit hands, 8 fan each.
+HK_LIMITS = (
+    "thirteen_orphans",
+    "big_three_dragons",
+    "small_four_winds",
+    "big_four_winds",
+    "all_honours",
+    "all_terminals",
+    "nine_gates",
+    "four_concealed_pungs",
+    "four_kongs",
+    "heavenly_hand",
+    "earthly_hand",
+)
 
 
 class Tally(NamedTuple):

@@ -23,36 +23,60 @@ from server.engine.tiles import format_tiles, parse_tiles
 
 SUITS = {"hk": "mps", "kaki3": "p"}
 HONOURS = tuple(f"{r}z" for r in range(1, 8))
+WINDS, DRAGONS = HONOURS[:4], HONOURS[4:]
 BONUS_TILES = tuple(f"{r}{s}" for s in "fnac" for r in range(1, 5))
 SEATS = {"hk": ("E", "S", "W", "N"), "kaki3": ("E", "S", "W")}
 ORPHANS = ("1m", "9m", "1p", "9p", "1s", "9s", *HONOURS)
 
 
-def _suited(rng: random.Random, variant: str) -> str:
-    return f"{rng.randint(1, 9)}{rng.choice(SUITS[variant])}"
-
-
-def _pong_tile(rng: random.Random, variant: str, honour_odds: float, used: list[str]) -> str:
+def _pong_tile(
+    rng: random.Random,
+    suits: str,
+    ranks: tuple[int, ...],
+    honours: tuple[str, ...],
+    honour_odds: float,
+    used: list[str],
+) -> str:
     if used and rng.random() < 0.15:
         # A second set of a tile already used: only a Fei can make that fifth copy real.
         return rng.choice(used)
-    return rng.choice(HONOURS) if rng.random() < honour_odds else _suited(rng, variant)
+    if rng.random() < honour_odds:
+        return rng.choice(honours)
+    return f"{rng.choice(ranks)}{rng.choice(suits)}"
 
 
 def _standard_groups(rng: random.Random, variant: str) -> list[dict[str, Any]]:
-    honour_odds = rng.choice((0.05, 0.3, 0.6, 0.9))
+    honour_odds = rng.choice((0.0, 0.05, 0.3, 0.6, 0.9, 1.0))
     pong_odds = rng.choice((0.2, 0.5, 0.8, 1.0))
+    # Some Hong Kong hands keep to one suit, where the flushes are.
+    suits = SUITS[variant] if rng.random() < 0.6 else rng.choice(SUITS[variant])
+    # Some pongs and eyes keep to terminals (all terminals, nine gates' ends).
+    ranks = (1, 9) if rng.random() < 0.15 else tuple(range(1, 10))
+    # Some honour sets keep to the winds or to the dragons (the honour patterns).
+    honours = rng.choice((HONOURS, HONOURS, WINDS, DRAGONS))
     groups: list[dict[str, Any]] = []
     used: list[str] = []
-    for _ in range(4):
-        if rng.random() < pong_odds:
-            tile = _pong_tile(rng, variant, honour_odds, used)
+    # Some hands start from the honour patterns' own tiles: distinct winds or dragons as
+    # sets, perhaps the missing one as the eye (which the rest may then spoil).
+    pattern_tiles = rng.choice(((), (), (), (), (), WINDS, WINDS[:3], DRAGONS, DRAGONS[:2]))
+    planned = rng.sample(pattern_tiles, len(pattern_tiles))
+    for number in range(4):
+        if number < len(planned):
+            used.append(planned[number])
+            groups.append({"kind": "pong", "stands": [planned[number]] * 3})
+        elif rng.random() < pong_odds:
+            tile = _pong_tile(rng, suits, ranks, honours, honour_odds, used)
             used.append(tile)
             groups.append({"kind": "pong", "stands": [tile] * 3})
         else:
-            start, suit = rng.randint(1, 7), rng.choice(SUITS[variant])
+            start, suit = rng.randint(1, 7), rng.choice(suits)
             groups.append({"kind": "chow", "stands": [f"{start + k}{suit}" for k in range(3)]})
-    eye = _pong_tile(rng, variant, honour_odds, used)
+    family = WINDS if planned and planned[0] in WINDS else DRAGONS
+    missing = [tile for tile in family if tile not in used]
+    if planned and missing and rng.random() < 0.7:
+        eye = rng.choice(missing)
+    else:
+        eye = _pong_tile(rng, suits, ranks, honours, honour_odds, used)
     groups.append({"kind": "eye", "stands": [eye] * 2})
     return groups
 
@@ -76,10 +100,11 @@ def _place_fei(rng: random.Random, groups: list[dict[str, Any]], budget: int) ->
 
 def _show_sets(rng: random.Random, groups: list[dict[str, Any]]) -> None:
     shown = rng.choice((0, 0, 0, 1, 1, 2, 3, 4))
+    kong_odds = rng.choice((0.2, 0.4, 0.9))
     sets = [group for group in groups if group["kind"] != "eye"]
     for group in rng.sample(sets, shown):
         group["shown"] = True
-        if group["kind"] == "pong" and rng.random() < 0.4:
+        if group["kind"] == "pong" and rng.random() < kong_odds:
             group["kind"] = "kong"
             group["stands"] = group["stands"] + group["stands"][:1]
             group["concealed"] = rng.random() < 0.5

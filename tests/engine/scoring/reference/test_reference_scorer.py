@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from server.engine.tiles import parse_tiles
 from tests.engine.scoring.reference.compare import disagreement, engine_result, hand_for
+from tests.engine.scoring.reference.fan_lists import HK_FAN, HK_LIMITS, KAKI3_FAN, KAKI3_LIMITS
 from tests.engine.scoring.reference.hand_maker import random_hand
 from tests.engine.scoring.reference.scorer import reference_score
 from tests.engine.scoring.reference.splits import concealed_splits
@@ -27,7 +28,7 @@ from tests.engine.scoring.reference.splits import concealed_splits
 GOLDEN = Path(__file__).parent.parent / "golden"
 FOUND = Path(__file__).parent / "golden"
 
-HANDS_PER_TABLE = 2500
+HANDS_PER_TABLE = 2000
 
 
 @pytest.mark.parametrize("variant", ["hk", "kaki3"])
@@ -132,10 +133,17 @@ def test_a_reading_with_a_fifth_copy_of_an_honour_scores_no_honour_pattern() -> 
     assert result.pattern_choices == {expected}
 
 
-def test_the_hand_maker_reaches_the_hard_places() -> None:
+SWEEP_HANDS = 6000
+
+
+def test_a_seeded_sweep_agrees_and_reaches_every_pattern_and_hard_place() -> None:
+    # The same comparison on hands from seeded `random.Random`s (hand_maker's own odds),
+    # checking that those odds reach every pattern id of both tables and the hard places.
     seen: Counter[str] = Counter()
-    for number in range(3000):
-        hand = hand_for("coverage", number)
+    for number in range(SWEEP_HANDS):
+        hand = hand_for("sweep", number)
+        problem = disagreement(hand)
+        assert problem is None, problem
         concealed = parse_tiles(hand["concealed"])
         melds = hand.get("melds", [])
         bonus = parse_tiles(hand.get("bonus", ""))
@@ -154,6 +162,8 @@ def test_the_hand_maker_reaches_the_hard_places() -> None:
         for flag, value in hand["win"].items():
             seen[f"{flag}={value}"] += 1
         result = reference_score(hand)
+        for choice in result.pattern_choices:
+            seen.update({f"{hand['variant']}:{pattern}" for pattern, _ in choice})
         seen["limit"] += result.limit
         seen["valid"] += result.valid
         seen["not valid"] += not result.valid
@@ -183,6 +193,9 @@ def test_the_hand_maker_reaches_the_hard_places() -> None:
         "fifth honour copy",
     ]
     assert {name: seen[name] for name in wanted if seen[name] < 20} == {}
+    every_id = [f"kaki3:{pattern}" for pattern in (*KAKI3_FAN, *KAKI3_LIMITS)]
+    every_id += [f"hk:{pattern}" for pattern in (*HK_FAN, *HK_LIMITS)]
+    assert [pattern for pattern in every_id if not seen[pattern]] == []
 
 
 def _has_fifth_honour_copy(tiles: list[str]) -> bool:
