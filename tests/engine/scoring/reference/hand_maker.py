@@ -128,6 +128,9 @@ def _flags(rng: random.Random, seat: str) -> dict[str, Any]:
             flags["last_tile"] = True
         if seat == "E" and rng.random() < 0.08:
             flags["heavenly"] = True
+        if flags["replacement"] and rng.random() < 0.2:
+            # A replacement win is self-drawn even when the input does not say so.
+            del flags["self_drawn"]
     elif how < 0.9:
         if rng.random() < 0.08:
             flags["last_discard"] = True

@@ -8,6 +8,7 @@ points or pattern ids fails: one of the two scorers is wrong, and the case belon
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -19,9 +20,11 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from server.engine.tiles import parse_tiles
+from tests.engine.scoring.reference import fan_lists, scorer
 from tests.engine.scoring.reference.compare import disagreement, engine_result, hand_for
 from tests.engine.scoring.reference.fan_lists import HK_FAN, HK_LIMITS, KAKI3_FAN, KAKI3_LIMITS
 from tests.engine.scoring.reference.hand_maker import random_hand
+from tests.engine.scoring.reference.reading import Hand
 from tests.engine.scoring.reference.scorer import reference_score
 from tests.engine.scoring.reference.splits import concealed_splits
 
@@ -202,3 +205,56 @@ def _has_fifth_honour_copy(tiles: list[str]) -> bool:
     """Four real copies of an honour and a Fei beside them (a fifth copy is possible)."""
     counts = Counter(tiles)
     return counts["j"] > 0 and any(t.endswith("z") and n == 4 for t, n in counts.items())
+
+
+def _first_disagreement(limit: int) -> int | None:
+    for number in range(limit):
+        if disagreement(hand_for("sweep", number)) is not None:
+            return number
+    return None
+
+
+@pytest.mark.parametrize(
+    "mistake",
+    [
+        "little dragons worth 2",
+        "a fifth copy makes honour patterns",
+        "a replacement win is not self-drawn",
+        "a sunk Fei is no bonus tile",
+        "kang kang hu on the eye",
+    ],
+)
+def test_the_comparison_catches_a_wrong_scorer(
+    mistake: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each mistake is one a scorer could plausibly make; the sweep's hands must expose it.
+    if mistake == "little dragons worth 2":
+        monkeypatch.setitem(fan_lists.KAKI3_FAN, "little_dragons", 2)
+    elif mistake == "a fifth copy makes honour patterns":
+        monkeypatch.setattr(fan_lists, "_honour_tiles_distinct", lambda reading: True)
+    elif mistake == "a replacement win is not self-drawn":
+        monkeypatch.setattr(
+            fan_lists, "_hk_self_drawn", lambda hand: hand.self_drawn and not hand.robbing_kong
+        )
+    elif mistake == "a sunk Fei is no bonus tile":
+        real_from_json = Hand.from_json
+
+        def without_sunk_fei(obj: dict[str, Any]) -> Hand:
+            hand = real_from_json(obj)
+            if hand.bonus and all(tile == "j" for tile in hand.bonus):
+                return dataclasses.replace(hand, bonus=())
+            return hand
+
+        monkeypatch.setattr(Hand, "from_json", staticmethod(without_sunk_fei))
+    else:
+        real_tally = fan_lists.kaki3_tally
+
+        def eye_counts(hand: Hand, reading: fan_lists.Reading) -> fan_lists.Tally:
+            if reading.winning_group.kind == "eye":
+                pong = next((g for g in reading.sets if g.origin == "hand"), reading.eye)
+                reading = reading._replace(winning_group=pong)
+            return real_tally(hand, reading)
+
+        monkeypatch.setattr(fan_lists, "kaki3_tally", eye_counts)
+        monkeypatch.setattr(scorer, "kaki3_tally", eye_counts)
+    assert _first_disagreement(SWEEP_HANDS) is not None
