@@ -36,6 +36,7 @@ class Group(NamedTuple):
 
 
 def order(tile: str) -> tuple[str, str]:
+    """Sort key: by suit letter, then rank (every rank is one digit)."""
     return (tile[-1], tile[0])
 
 
