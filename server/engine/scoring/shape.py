@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from server.engine.melds import CHOW
@@ -66,6 +67,10 @@ def honour_patterns(honour_sets: Sequence[Tile], eye: Tile) -> HonourPatterns:
     )
 
 
+# Readings repeat the same few honour sets again and again.
+_honour_patterns_of = lru_cache(maxsize=4096)(honour_patterns)
+
+
 class ShapeFacts(NamedTuple):
     """What a reading is made of, in the terms the fan tables use."""
 
@@ -110,7 +115,9 @@ def shape_facts(reading: Reading) -> ShapeFacts:
         chows,
         frozenset(suits),
         honour_tiles,
-        honour_patterns(honour_sets, eye),
+        _honour_patterns_of(tuple(honour_sets), eye)
+        if len(honour_sets) > 1
+        else NO_HONOUR_PATTERNS,
         chows == 0,
         terminals,
     )

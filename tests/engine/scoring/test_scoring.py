@@ -11,6 +11,7 @@ from server.engine.errors import EngineError, HandError
 from server.engine.melds import Meld
 from server.engine.scoring import FAN_CAP, MIN_FAN, score_hand, win_points
 from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
+from server.engine.scoring.shape import NO_HONOUR_PATTERNS, HonourPatterns, honour_patterns
 from server.engine.scoring.types import WinFlags, WinningHand
 from server.engine.tiles import parse_tiles
 from tests.engine.scoring.hand_strategies import complete_hands
@@ -277,3 +278,23 @@ def test_a_hand_built_with_lists_is_scored_too():
         flags=WinFlags(self_drawn=True),
     )  # type: ignore[arg-type]
     assert score_hand(listed).fan == 3
+
+
+@pytest.mark.parametrize(
+    ("sets", "eye", "expected"),
+    [
+        ("5z 6z", "7z", HonourPatterns(True, False, False, False)),
+        ("5z 6z", "5p", NO_HONOUR_PATTERNS),
+        ("5z 6z 7z", "9p", HonourPatterns(False, True, False, False)),
+        ("1z 2z 3z", "4z", HonourPatterns(False, False, True, False)),
+        ("4z 2z 3z 1z", "5z", HonourPatterns(False, False, False, True)),
+        # A fifth copy by Fei: two sets of one honour, or the eye beside a set of it.
+        ("5z 5z 6z", "7z", NO_HONOUR_PATTERNS),
+        ("5z 6z", "5z", NO_HONOUR_PATTERNS),
+        ("5z 6z 7z", "5z", NO_HONOUR_PATTERNS),
+        ("1z 1z 2z 3z", "4z", NO_HONOUR_PATTERNS),
+        ("1z 2z 3z", "1z", NO_HONOUR_PATTERNS),
+    ],
+)
+def test_honour_patterns_need_different_honours(sets, eye, expected):
+    assert honour_patterns(parse_tiles(sets), eye) == expected
