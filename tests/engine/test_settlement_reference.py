@@ -28,8 +28,9 @@ from tests.engine.reference_settlement import (
 )
 
 DEALS = {"hk": 120, "kaki3": 400}
-# Dragon liability is rare (3 deals in 1,500): these later deal numbers reach it.
-LIABILITY_DEALS = {"hk": [], "kaki3": [455, 753, 1165]}
+# Rare settlements, reached by these later deal numbers: two Hong Kong winners on one
+# discard (2 deals in 700), 3 Kaki dragon liability (3 deals in 1,500).
+RARE_DEALS = {"hk": [203, 657], "kaki3": [455, 753, 1165]}
 RANDOM_MOVE_ODDS = 0.08
 MAX_ACTIONS = 5_000
 
@@ -75,7 +76,7 @@ def play_recorded(variant: str, seed: str) -> tuple[DealRecord, list[dict[str, A
 @pytest.mark.parametrize("variant", ["hk", "kaki3"])
 def test_the_replayed_settlement_matches_one_worked_out_by_hand(variant: str) -> None:
     seen: Counter[str] = Counter()
-    for number in [*range(DEALS[variant]), *LIABILITY_DEALS[variant]]:
+    for number in [*range(DEALS[variant]), *RARE_DEALS[variant]]:
         seed = f"settlement:{variant}:{number}"
         record, actions = play_recorded(variant, seed)
         replayed = replay(DealSettings(variant=variant), seed, actions)
@@ -83,6 +84,7 @@ def test_the_replayed_settlement_matches_one_worked_out_by_hand(variant: str) ->
         result = replayed.result
         assert result is not None
         seen[f"outcome {result['outcome']}"] += 1
+        seen[f"{len(result['winners'])} winners"] += 1
         expected, checks = settle(record)
         for check, winner in zip(checks, result["winners"], strict=True):
             reference = check.reference
@@ -104,3 +106,5 @@ def test_the_replayed_settlement_matches_one_worked_out_by_hand(variant: str) ->
     )
     assert {reason: seen[reason] for reason in reasons if not seen[reason]} == {}, seen
     assert seen["outcome win"] >= DEALS[variant] // 3, seen
+    if variant == "hk":
+        assert seen["2 winners"], seen
