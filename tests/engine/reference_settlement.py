@@ -4,7 +4,7 @@ The record is what a watcher of the whole deal could write down: the tiles each 
 once the deal was dealt (bonus tiles laid out), every event in order, and the phase and
 wall count before each action. Nothing here calls the engine's settlement or scoring;
 the winner's fan comes from the reference scorer, scored on the winning hand with the win
-flags read from the record. The rules are RULES as docs/rules.md reads them:
+flags read from the record. The rules are those of docs/rules.md:
 
 - kongs at once: exposed from the discarder 2, added 1 from each other, concealed 2 from
   each other (both tables);
@@ -154,7 +154,7 @@ def _liable_thrower(record: DealRecord, winner: str, shooter: str | None) -> str
 
 
 def win_flags(record: DealRecord, winner: dict[str, Any]) -> dict[str, Any]:
-    """How the hand was won, read from the record as RULES defines each flag."""
+    """How the hand was won, read from the record as docs/rules.md defines each flag."""
     seat = winner["seat"]
     index = next(
         i

@@ -106,7 +106,7 @@ def _stood_tiles(reading: Reading) -> list[str]:
 
 def kaki3_tally(hand: Hand, reading: Reading) -> Tally:
     """Every fan and limit hand of seed 000's list ("Every Hand 3 Kaki Pays") the reading
-    holds, as RULES reads them."""
+    holds, as docs/rules.md reads them."""
     fan: list[str] = []
     limits: list[str] = []
     tiles = _stood_tiles(reading)
