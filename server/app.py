@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from server.api import http, ws
+from server.api import http, variant_info, ws
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import TableSettings
@@ -80,6 +80,7 @@ def create_app(
     app.state.ws_rate = ws.rate_limits_from_env()
     http.install_error_handlers(app)
     app.include_router(http.router)
+    app.include_router(variant_info.router)
     app.include_router(ws.router)
     try:
         from server.observability import router as operations_router
