@@ -110,8 +110,14 @@ def hand_waits(own: OwnTiles, self_draw: WinFlags = _SELF_DRAW) -> tuple[Wait, .
 
     A Fei can only be drawn, never claimed, so it has no discard value.
     """
+    held = Counter(own.concealed)
+    for meld in own.melds:
+        held.update(meld.tiles)
+    held[FEI] += own.bonus.count(FEI)
     found = []
     for tile in waits(own.concealed, own.variant):
+        if held[tile] >= 4:
+            continue  # a fifth copy (or Fei) does not exist; `waits` sees the hand alone
         on_discard = None if tile == FEI else score_with(own, tile, _DISCARD_WIN)
         found.append(Wait(tile, on_discard, score_with(own, tile, self_draw)))
     return tuple(found)
@@ -176,13 +182,13 @@ def analyse(seat_view: Mapping[str, Any]) -> dict[str, Any] | None:
     if len(own.concealed) % 3 == 1:
         found = hand_waits(own)
         analysis["waits"] = [wait_json(wait, unseen) for wait in found]
-        analysis["short"] = short_on_discard(seat_view, found, minimum)
+        analysis["short"] = short_on_discard(seat_view, own, found, minimum)
         return analysis
     banned = tuple(seat_view.get("forbidden") or ())
     if analysis["steps"] == -1:
         complete = own.concealed[:-1] if drawn is None else tuple(_without(own.concealed, drawn))
         winning = own.concealed[-1] if drawn is None else drawn
-        value = score_with(_with_concealed(own, complete), winning, _SELF_DRAW)
+        value = score_with(_with_concealed(own, complete), winning, self_draw_flags(seat_view))
         analysis["win_now"] = {"tile": winning, **value.to_json()}
         if not value.reaches_min:
             analysis["short"] = _short_json(winning, "self_draw", value, minimum)
@@ -225,17 +231,47 @@ def sink_analysis(
 
 
 def short_on_discard(
-    seat_view: Mapping[str, Any], found: Sequence[Wait], minimum: int
+    seat_view: Mapping[str, Any], own: OwnTiles, found: Sequence[Wait], minimum: int
 ) -> dict[str, Any] | None:
-    """The discard on offer completes the shape but scores below the minimum."""
+    """The last discard (another seat's) completes the shape but scores below the minimum."""
     last = seat_view.get("last_discard")
-    if seat_view.get("phase") != "claim" or last is None or last["seat"] == seat_view["me"]:
+    # The engine opens no claim window for a win that falls short, so the discard is
+    # judged while it is the last one, whatever the phase.
+    if last is None or last["seat"] == seat_view["me"]:
         return None
     for wait in found:
         value = wait.on_discard
         if wait.tile == last["tile"] and value is not None and not value.reaches_min:
-            return _short_json(wait.tile, "discard", value, minimum)
+            flags = discard_flags(seat_view)
+            if flags != _DISCARD_WIN:
+                value = score_with(own, wait.tile, flags)
+            return None if value.reaches_min else _short_json(wait.tile, "discard", value, minimum)
     return None
+
+
+def discard_flags(seat_view: Mapping[str, Any]) -> WinFlags:
+    """The ways of winning on the discard on offer that the table shows: the last discard
+    of the wall, and the dealer's first discard (an earthly hand)."""
+    thrown = sum(
+        len(player["discards"]) + sum(1 for meld in player["melds"] if meld.get("from"))
+        for player in seat_view["players"].values()
+    )
+    return WinFlags(
+        last_discard=seat_view["wall_remaining"] <= 0,
+        earthly=seat_view["last_discard"]["seat"] == "E" and thrown == 1,
+    )
+
+
+def self_draw_flags(seat_view: Mapping[str, Any]) -> WinFlags:
+    """A self-draw as the table shows it: the last tile of the wall, or the dealer's hand
+    before any throw (heavenly). Whether the tile came from the back is not in the view."""
+    players = seat_view["players"].values()
+    untouched = all(not player["discards"] and not player["melds"] for player in players)
+    return WinFlags(
+        self_drawn=True,
+        last_tile=seat_view["wall_remaining"] <= 0,
+        heavenly=seat_view["me"] == "E" and untouched,
+    )
 
 
 def refused_by_rule(seat_view: Mapping[str, Any], own: OwnTiles) -> list[dict[str, Any]]:
