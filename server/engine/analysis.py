@@ -105,22 +105,30 @@ def score_with(own: OwnTiles, tile: Tile, flags: WinFlags) -> WinValue:
 
 
 @lru_cache(maxsize=20_000)
-def hand_waits(own: OwnTiles, self_draw: WinFlags = _SELF_DRAW) -> tuple[Wait, ...]:
-    """Every wait of a 3n + 1 hand, scored on a discard and on a self-draw.
+def hand_waits(
+    own: OwnTiles, self_draw: WinFlags = _SELF_DRAW, on_discard: bool = True
+) -> tuple[Wait, ...]:
+    """Every wait of a 3n + 1 hand, scored on a self-draw and (`on_discard`) on a discard.
 
     A Fei can only be drawn, never claimed, so it has no discard value.
     """
+    found = []
+    for tile in wait_tiles(own):
+        discard_value = score_with(own, tile, _DISCARD_WIN) if on_discard and tile != FEI else None
+        found.append(Wait(tile, discard_value, score_with(own, tile, self_draw)))
+    return tuple(found)
+
+
+@lru_cache(maxsize=20_000)
+def wait_tiles(own: OwnTiles) -> tuple[Tile, ...]:
+    """The tiles that complete a 3n + 1 hand's shape, fifth copies left out (the shape
+    check alone: no scoring, so cheap enough for every throw of a turn)."""
     held = Counter(own.concealed)
     for meld in own.melds:
         held.update(meld.tiles)
     held[FEI] += own.bonus.count(FEI)
-    found = []
-    for tile in waits(own.concealed, own.variant):
-        if held[tile] >= 4:
-            continue  # a fifth copy (or Fei) does not exist; `waits` sees the hand alone
-        on_discard = None if tile == FEI else score_with(own, tile, _DISCARD_WIN)
-        found.append(Wait(tile, on_discard, score_with(own, tile, self_draw)))
-    return tuple(found)
+    # A fifth copy (or Fei) does not exist; `waits` sees the hand alone.
+    return tuple(tile for tile in waits(own.concealed, own.variant) if held[tile] < 4)
 
 
 @lru_cache(maxsize=20_000)
@@ -132,8 +140,10 @@ def hand_steps(concealed: tuple[Tile, ...], variant: str) -> int:
 @lru_cache(maxsize=20_000)
 def ready_discards(
     own: OwnTiles, banned: tuple[Tile, ...]
-) -> tuple[tuple[Tile, tuple[Wait, ...]], ...]:
-    """For a 3n + 2 hand: each throw (not banned, not a Fei) that leaves the hand ready."""
+) -> tuple[tuple[Tile, tuple[Tile, ...]], ...]:
+    """For a 3n + 2 hand: each throw (not banned, not a Fei) that leaves the hand ready,
+    with its waits. Not scored: a turn may offer a dozen such throws, and the hand's
+    value is worked out once the seat has thrown and waits."""
     if hand_steps(own.concealed, own.variant) > 0:
         return ()
     options = []
@@ -141,7 +151,7 @@ def ready_discards(
         rest = list(own.concealed)
         rest.remove(tile)
         kept = OwnTiles(own.variant, own.seat, own.round_wind, tuple(rest), own.melds, own.bonus)
-        found = hand_waits(kept)
+        found = wait_tiles(kept)
         if found:
             options.append((tile, found))
     return tuple(options)
@@ -168,7 +178,7 @@ def analyse(seat_view: Mapping[str, Any]) -> dict[str, Any] | None:
         melds=tuple(meld_from_json(meld) for meld in mine["melds"]),
         bonus=tuple(mine["bonus"]),
     )
-    unseen = unseen_counts(seat_view, variant)
+    unseen = UnseenCounts(seat_view, variant)
     analysis: dict[str, Any] = {
         "steps": hand_steps(own.concealed, variant),
         "min_fan": minimum,
@@ -193,39 +203,36 @@ def analyse(seat_view: Mapping[str, Any]) -> dict[str, Any] | None:
         if not value.reaches_min:
             analysis["short"] = _short_json(winning, "self_draw", value, minimum)
     analysis["discards"] = [
-        {"tile": tile, "waits": [wait_json(wait, unseen) for wait in found]}
+        {"tile": tile, "waits": [{"tile": wait, "unseen": unseen.get(wait, 0)} for wait in found]}
         for tile, found in ready_discards(own, banned)
     ]
     if variant == "kaki3" and FEI in own.concealed and FEI not in banned:
-        analysis["sink"] = sink_analysis(own, unseen, analysis["discards"], minimum)
+        win_now = analysis["win_now"]
+        can_win = win_now is not None and win_now["reaches_min"]
+        analysis["sink"] = sink_analysis(own, unseen, can_win, minimum)
     return analysis
 
 
 def sink_analysis(
-    own: OwnTiles, unseen: Mapping[Tile, int], discards: list[dict[str, Any]], minimum: int
+    own: OwnTiles, unseen: UnseenCounts, can_win: bool, minimum: int
 ) -> dict[str, Any]:
     """What sinking a Fei now would do: the hand loses the Fei, gains a "Fei set aside"
     bonus tile, and draws a replacement from the back (a bonus-replacement self-draw).
+    The waits are the tiles that replacement could win on, scored as that self-draw.
 
-    `lifts` is true when a wait after sinking reaches the minimum although no throw that
-    keeps the Fei leaves a wait reaching it.
+    `lifts` is true when a replacement win after sinking reaches the minimum while the
+    hand as held now offers no win that reaches it.
     """
     rest = _with_concealed(own, tuple(_without(own.concealed, FEI)))
     sunk = OwnTiles(
         rest.variant, rest.seat, rest.round_wind, rest.concealed, rest.melds, (*rest.bonus, FEI)
     )
-    found = hand_waits(sunk, _SINK_REPLACEMENT)
-    kept_reaches = any(
-        wait[way] is not None and wait[way]["reaches_min"]
-        for option in discards
-        for wait in option["waits"]
-        for way in ("discard", "self_draw")
-    )
+    found = hand_waits(sunk, _SINK_REPLACEMENT, on_discard=False)
     lifted = any(wait.on_self_draw is not None and wait.on_self_draw.reaches_min for wait in found)
     return {
         "steps": hand_steps(sunk.concealed, sunk.variant),
         "waits": [wait_json(wait, unseen) for wait in found],
-        "lifts": lifted and not kept_reaches,
+        "lifts": lifted and not can_win,
         "min_fan": minimum,
     }
 
@@ -302,6 +309,22 @@ def refused_by_rule(seat_view: Mapping[str, Any], own: OwnTiles) -> list[dict[st
     return rules
 
 
+class UnseenCounts:
+    """`unseen_counts`, counted the first time a wait asks (most hands are not ready, and
+    counting the table is most of what an analysis without waits would cost)."""
+
+    def __init__(self, seat_view: Mapping[str, Any], variant: str) -> None:
+        self._view = seat_view
+        self._variant = variant
+        self._counts: dict[Tile, int] | None = None
+
+    def get(self, tile: Tile, default: int = 0) -> int:
+        """Unseen copies of `tile`."""
+        if self._counts is None:
+            self._counts = unseen_counts(self._view, self._variant)
+        return self._counts.get(tile, default)
+
+
 def unseen_counts(seat_view: Mapping[str, Any], variant: str) -> dict[Tile, int]:
     """How many copies of each tile this seat has not seen: the tile set less its own
     concealed tiles and everything on the table (shown sets, discards, bonus tiles)."""
@@ -322,7 +345,7 @@ def _tile_set_counts(variant: str) -> dict[Tile, int]:
     return dict(Counter(get_variant(variant).tile_set))
 
 
-def wait_json(wait: Wait, unseen: Mapping[Tile, int]) -> dict[str, Any]:
+def wait_json(wait: Wait, unseen: UnseenCounts | Mapping[Tile, int]) -> dict[str, Any]:
     """One wait as the `analysis` JSON lists it."""
     return {
         "tile": wait.tile,
