@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from server.api import http, variant_info, ws
+from server.api import http, replays, variant_info, ws
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import TableSettings
@@ -82,6 +82,7 @@ def create_app(
     app.include_router(http.router)
     app.include_router(variant_info.router)
     app.include_router(ws.router)
+    app.include_router(replays.router)  # issue 18: replay viewer and export
     try:
         from server.observability import router as operations_router
 
