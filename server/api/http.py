@@ -95,6 +95,7 @@ async def create_room(request: Request, body: CreateRoom) -> dict[str, str]:
         deal_seconds=float(body.deal_seconds),
         rounds=body.rounds,
         name=body.name.strip(),
+        hints=body.hints,
     )
     return {"room_id": await manager_of(request).create_room(settings)}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 
 class CreateRoom(BaseModel):
@@ -17,6 +17,7 @@ class CreateRoom(BaseModel):
     deal_seconds: float = Field(default=300, ge=10, le=36000)
     rounds: int = Field(default=1, ge=1, le=4)
     name: str = Field(default="", max_length=60)
+    hints: StrictBool = False  # issue 18: hints allowed at this table
 
 
 class JoinRoom(BaseModel):
