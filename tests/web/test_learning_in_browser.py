@@ -124,3 +124,27 @@ def test_a_finished_deal_replays_to_its_end_with_the_result_panels_scores(
     assert points == panel_scores
     assert sum(points) == 0
     assert page_problems.messages == []
+
+
+def test_the_hint_button_follows_the_tables_setting(
+    browser_context: BrowserContext, unhurried_server: LiveServer, page_problems: PageProblems
+) -> None:
+    for allowed in (False, True):
+        page = browser_context.new_page()
+        page_problems.watch(page)
+        room_id = create_room_over_http(
+            unhurried_server.url, variant="hk", turn_seconds=600, hints=allowed
+        )
+        join_by_table_page(page, unhurried_server.url, room_id, "Hu" if allowed else "Ho")
+        fill_with_bots_over_http(unhurried_server.url, room_id)
+        # East throws first: the dealer's first decision is ours.
+        expect(page.locator("[data-testid=hand-tile].discardable").first).to_be_visible()
+        button = page.get_by_test_id("hint-button")
+        if not allowed:
+            expect(button).to_be_hidden()
+            continue
+        expect(button).to_be_visible()
+        button.click()
+        expect(page.get_by_test_id("hint-text")).to_contain_text("The bot would play")
+        expect(page.get_by_test_id("hint-text")).to_contain_text("Discard")
+    assert page_problems.messages == []
