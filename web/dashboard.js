@@ -207,6 +207,14 @@ async function showStandings() {
 
 // ---------------------------------------------------------------- charts
 
+// A duration bucket in words, from its bounds in seconds (the server's label is English).
+function durationLabel(bucket) {
+  const minutes = (seconds) => formatNumber(seconds / 60);
+  if (bucket.to === null || bucket.to === undefined) return t("dash.chart.over", { from: minutes(bucket.from) });
+  if (!bucket.from) return t("dash.chart.under", { to: minutes(bucket.to) });
+  return t("dash.chart.range", { from: minutes(bucket.from), to: minutes(bucket.to) });
+}
+
 async function showCharts() {
   const charts = await api("/api/dashboard/charts", filters());
   const chart = (name) => document.querySelector(`[data-testid="chart-${name}"]`);
@@ -214,7 +222,7 @@ async function showCharts() {
   columnChart(chart("winning-fan"), charts.winning_fan.map((b) => ({ label: formatNumber(b.fan), value: b.count })), { title: t("dash.chart.winning_fan"), ...empty });
   columnChart(chart("outcomes"), Object.entries(charts.outcomes).map(([outcome, count]) => ({ label: outcomeName(outcome), value: count, kind: outcome })), { title: t("dash.chart.outcomes"), ...empty });
   barList(chart("patterns"), charts.patterns.map((p) => ({ label: patternName(p.id), value: p.count })), { title: t("dash.chart.patterns"), emptyText: t("dash.chart.no_wins") });
-  columnChart(chart("durations"), charts.durations.map((b) => ({ label: b.label, value: b.count })), { title: t("dash.chart.durations"), ...empty });
+  columnChart(chart("durations"), charts.durations.map((b) => ({ label: durationLabel(b), value: b.count })), { title: t("dash.chart.durations"), ...empty });
 }
 
 // ---------------------------------------------------------------- operations

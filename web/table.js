@@ -193,6 +193,7 @@ async function showJoinForm(note) {
   info.textContent = note || "";
   try {
     const room = await fetchRoom(roomId);
+    roomVariant = room.variant || null;
     const taken = (room.players || []).length;
     const summary = `${room.name || t("join.a_table")} · ${variantName(room.variant)} · ${t("join.seats_taken", { taken, total: room.seat_count })}`;
     info.textContent = note ? `${note} ${summary}` : summary;
@@ -228,9 +229,13 @@ async function submitJoin(event) {
   }
 }
 
+// The table's variant as far as the page knows it: from the join form's look at the room
+// until the first state arrives.
+let roomVariant = null;
+
 function variantOfPage() {
   const room = (latestState && latestState.room) || {};
-  return (latestState && latestState.variant) || room.variant || null;
+  return (latestState && latestState.variant) || room.variant || roomVariant;
 }
 
 // A speaker drawn in the page (no icon font), with waves when on and a cross when muted.

@@ -148,6 +148,11 @@ def check_lobby_and_dashboard(page: Page, server: LiveServer, variant: str, lang
     expect(page.get_by_test_id("deal-actions").locator("li").first).to_be_visible()
     assert_worded(page, language, "dashboard")
     save_screenshot(page, f"{variant}-{language}-desktop-dashboard")
+    for tab, shows in (("standings", "standing-row"), ("charts", "chart-durations")):
+        page.locator(f"button[data-tab={tab}]").click()
+        expect(page.get_by_test_id(shows).first).to_be_visible()
+        page.wait_for_function("document.getElementById('status').textContent === ''")
+        assert_worded(page, language, f"dashboard {tab}")
 
 
 def play_until_result_or_discards(page: Page, log: PlayLog) -> None:
@@ -187,7 +192,8 @@ def test_a_reload_keeps_the_language_tile_set_and_sound_choices(
         page.get_by_test_id("fill-bots").click()
         tile = page.get_by_test_id("hand-tile").first
         expect(tile).to_have_class(re.compile(r"tiles-learner"))
-        expect(page.locator("html")).to_have_attribute("lang", "ms-MY")
+        assert_worded(page, "ms", "after the reload")
+        save_screenshot(page, "kaki3-ms-phone-learner-tiles")
     finally:
         context.close()
     assert problems.messages == []
@@ -197,11 +203,15 @@ def test_reduced_motion_turns_the_animations_off(
     chromium_browser: Browser, live_server: LiveServer
 ) -> None:
     animations = {}
+    problems = PageProblems()
+    room_id = create_room_over_http(live_server.url, variant="hk")
     for motion in ("no-preference", "reduce"):
         context = chromium_browser.new_context(reduced_motion=motion)
         try:
             page = context.new_page()
-            page.goto(f"{live_server.url}/rooms/nowhere")
+            problems.watch(page)
+            page.goto(f"{live_server.url}/rooms/{room_id}")
+            expect(page.get_by_test_id("join-submit")).to_be_visible()
             animations[motion] = page.evaluate(
                 """() => ['call-bubble', 'river'].map((kind) => {
                   const board = document.getElementById('board');
@@ -219,3 +229,4 @@ def test_reduced_motion_turns_the_animations_off(
             context.close()
     assert animations["no-preference"] == ["call-pop", "discard-in"]
     assert animations["reduce"] == ["none", "none"]
+    assert problems.messages == []
