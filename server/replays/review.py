@@ -22,6 +22,8 @@ def dealt(deal: dict[str, Any]) -> tuple[DealSettings, dict[str, list[str]], lis
     settings = DealSettings(
         variant=deal["variant"], round_wind=(deal.get("settings") or {}).get("round_wind", "E")
     )
+    if "hands" in deal:  # a fixed deal (a scenario), not a stored one
+        return settings, dict(deal["hands"]), list(deal["wall"])
     hands, wall = shuffled_deal(get_variant(settings.variant), int(deal["seed"]))
     return settings, hands, wall
 
@@ -109,6 +111,12 @@ def replay_steps(deal: dict[str, Any]) -> list[dict[str, Any]]:
             if event["type"] == "win" and event.get("from") is not None:
                 steps[offered_at]["marks"].append(
                     {"kind": "winning_discard", "seat": event["from"], "winner": event["seat"]}
+                )
+            liable_now = event["type"] == "payment" and event["reason"] == "liability"
+            if liable_now and before.liable_for.get(event["to"]) != event["from"]:
+                # Liable by throwing the third dragon itself: the throw is the moment.
+                steps[offered_at]["marks"].append(
+                    {"kind": "liability", "seat": event["from"], "for": event["to"]}
                 )
         for player_seat in state.seats:
             concealed = state.players[player_seat].hand

@@ -4,11 +4,14 @@ and shown in the result and the replay."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from typing import Any
 
 import httpx
 
 from server.engine import Action
+from server.rooms.settings import RoomSettings
 from tests.api.live_server import LiveServer, TableClient, create_room, join
 
 
@@ -45,6 +48,13 @@ async def test_a_hint_is_the_bots_move_and_is_recorded(
 ) -> None:
     room_id = await create_room(http, "kaki3", turn_seconds=600, hints=True)
     assert (await http.get(f"/api/rooms/{room_id}")).json()["hints"] is True
+    # Stored with the room, so a restarted server reopens it with hints allowed.
+    database = live.database_url.removeprefix("sqlite+aiosqlite:///")
+    with sqlite3.connect(database) as db:
+        (stored,) = db.execute(
+            "SELECT settings FROM rooms WHERE room_id = ?", (room_id,)
+        ).fetchone()
+    assert RoomSettings.from_json(json.loads(stored)).hints is True
     seat = await join(http, room_id, "Ana")
     await http.post(f"/api/rooms/{room_id}/bots")
     player = await TableClient.open(live.ws_url(room_id, seat["token"]), "Ana")
