@@ -29,6 +29,7 @@ from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay
+from server.rooms.hints import answer_hint, hints_used, move_reason
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
@@ -104,6 +105,8 @@ class RoomActor(RoomSeats):
             await self._on_player_action(command)
         elif isinstance(command, cmd.NextDealReady):
             await self._on_next_deal_ready(command)
+        elif isinstance(command, cmd.HintRequest):  # issue 18
+            answer_hint(self, command.connection, command.message_id)
         elif isinstance(command, cmd.Join):
             await self._on_join(command)
         elif isinstance(command, cmd.AddBots):
@@ -158,7 +161,8 @@ class RoomActor(RoomSeats):
             )
             return
         try:
-            await self._play(action, by_bot=False, bot_reason=None)
+            # issue 18: a move after a hint is logged as such (by_bot stays false).
+            await self._play(action, by_bot=False, bot_reason=move_reason(deal, seat))
         except IllegalActionError as error:
             refuse("not_legal", str(error))
             return
@@ -319,6 +323,7 @@ class RoomActor(RoomSeats):
             "running_scores": self._scores_by_name(),
             "game_over": game_over,
             "next_deal_at": epoch_ms(self.next_deal_at),
+            "hints": hints_used(deal),  # issue 18: shown to everyone
         }
         self.last_result = result_message
         self._send_all(encode(result_message))
