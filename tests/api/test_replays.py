@@ -1,7 +1,7 @@
 """The replay routes on a live server: finished deals replay and export, deals in play 404.
 
-A bots-only room plays its deals through the real room manager into SQLite; each finished
-deal's export is fed to a real `mahjong-hall replay` process, which must print the stored
+A room of bots and one absent human plays its deals through the real room manager into
+SQLite; each finished deal's export is fed to a real `mahjong-hall replay` process, which must print the stored
 result exactly, and the replay JSON must end on that same result.
 """
 
@@ -29,7 +29,9 @@ def quick(tmp_path: Path) -> Iterator[LiveServer]:
     """A live server whose bots play at once and whose next deal follows at once."""
     server = LiveServer(
         tmp_path / "hall.sqlite3",
-        table_settings=TableSettings(bot_delay=0, next_deal_seconds=0.05, bot_level="baseline"),
+        table_settings=TableSettings(
+            bot_delay=0, next_deal_seconds=0.05, join_grace_seconds=0, bot_level="baseline"
+        ),
     ).start()
     yield server
     server.stop()
@@ -37,6 +39,9 @@ def quick(tmp_path: Path) -> Iterator[LiveServer]:
 
 async def finished_bot_deals(client: httpx.AsyncClient, variant: str, count: int) -> str:
     room_id = await create_room(client, variant)
+    # No table is filled with bots alone: a human sits first, and (never connecting) is
+    # played by the seat's bot.
+    await join(client, room_id, "Ana")
     assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
     for _ in range(600):
         results = (await client.get(f"/api/rooms/{room_id}/results")).json()
