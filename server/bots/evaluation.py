@@ -17,6 +17,7 @@ from server.bots.plans import hand_plans
 from server.bots.seat_view import SeatView
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.scoring import score_hand
 from server.engine.scoring.types import WinFlags, WinningHand
 from server.engine.tiles import Tile
@@ -45,10 +46,10 @@ class HandValue:
 
 
 @lru_cache(maxsize=50_000)
-def _win_fan(hand: WinningHand) -> int:
-    """Fan of a winning hand if it meets the minimum, else 0."""
+def _win_fan(hand: WinningHand, rules: TableRules) -> int:
+    """Fan of a winning hand if it meets the table's minimum, else 0."""
     try:
-        result = score_hand(hand)
+        result = score_hand(hand, rules)
     except EngineError:
         return 0
     return result.fan if result.valid else 0
@@ -82,7 +83,7 @@ def winning_waits(
                 round_wind=view.round_seat,
                 flags=WinFlags(self_drawn=self_drawn),
             )
-            fan = _win_fan(hand)
+            fan = _win_fan(hand, view.rules)
             if fan:
                 copies += unseen * weight
                 best_fan = max(best_fan, fan)
