@@ -15,6 +15,7 @@ from functools import lru_cache
 from server.bots.efficiency import hand_shanten, useful_tiles
 from server.bots.plans import hand_plans
 from server.bots.seat_view import SeatView
+from server.bots.slips import EASY
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
 from server.engine.rules import TableRules
@@ -28,6 +29,8 @@ SHORTFALL_COST = 1.6
 FAN_WEIGHT = 0.04
 # Useful unseen tiles break ties between hands the same number of steps from ready.
 USEFUL_WEIGHT = 0.01
+# Levels that judge a hand by tile efficiency alone (no plans, no fan).
+EFFICIENCY_ONLY = ("baseline", EASY)
 # Useful-tile counts rarely pass this; hands further than this behind skip the count.
 USEFUL_SPAN = 0.5
 # A ready hand none of whose waits can win is treated as this far from ready.
@@ -106,11 +109,11 @@ def evaluate_hand(
     """
     variant = view.variant
     steps = hand_shanten(tiles, variant)
-    if count_useful or (steps == 0 and level != "baseline"):
+    if count_useful or (steps == 0 and level not in EFFICIENCY_ONLY):
         useful, kinds = useful_tiles(tiles, variant, view.unseen, steps)
     else:
         useful, kinds = 0, []
-    if level == "baseline":
+    if level in EFFICIENCY_ONLY:
         return HandValue(-steps + USEFUL_WEIGHT * useful, steps, useful, "efficiency", 0.0)
     if steps == 0:
         winners, fan = winning_waits(tiles, melds, bonus, kinds, view)
