@@ -20,10 +20,13 @@ function fanMeter(value, minimum) {
   if (!value) return "";
   const reaches = value.reaches_min;
   const width = Math.min(100, Math.round((100 * value.fan) / Math.max(minimum, 1)));
+  const fill = element("span", { class: "fan-fill" });
+  // Through the CSSOM: the page's CSP refuses style attributes.
+  fill.style.width = `${width}%`;
   return element(
     "span",
     { class: `fan-meter${reaches ? "" : " short"}`, title: breakdownText(value) },
-    element("span", { class: "fan-bar" }, element("span", { class: "fan-fill", style: `width:${width}%` })),
+    element("span", { class: "fan-bar" }, fill),
     element("span", { class: "fan-text", text: value.limit ? t("learn.limit") : t("learn.fan_of", { fan: value.fan, min: minimum }) }),
   );
 }

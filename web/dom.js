@@ -12,6 +12,8 @@ export function element(tag, attributes = {}, ...children) {
     if (name === "class") node.className = value;
     else if (name === "text") node.textContent = value;
     else if (name === "dataset") Object.assign(node.dataset, value);
+    // The pages' CSP refuses style attributes: set `node.style` after making the node.
+    else if (name === "style") throw new Error("element(): no style attribute under the CSP");
     else if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value === true ? "" : value);
   }
