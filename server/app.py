@@ -78,6 +78,9 @@ def create_app(
 
     app = FastAPI(title="Mahjong Hall", lifespan=lifespan)
     app.state.ws_rate = ws.rate_limits_from_env()
+    # The sockets' rate limits run on real time even when a test drives the rooms' clock
+    # by hand: a client's pace is real, and a frozen bucket would never refill.
+    app.state.socket_clock = SystemClock()
     http.install_error_handlers(app)
     app.include_router(http.router)
     app.include_router(ws.router)

@@ -14,7 +14,6 @@ import contextlib
 import json
 import logging
 import os
-import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -25,6 +24,7 @@ from starlette.websockets import WebSocketState
 
 from server.api.socket_protocol import SEND_TEXT_NOW
 from server.rooms import commands as cmd
+from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
 
@@ -170,17 +170,21 @@ class RateLimit:
     briefly (or only slightly) just gets `rate_limited` errors.
     """
 
-    def __init__(self, burst: float = RATE_BURST, per_second: float = RATE_PER_SECOND) -> None:
+    def __init__(
+        self, clock: Clock, burst: float = RATE_BURST, per_second: float = RATE_PER_SECOND
+    ) -> None:
+        self.clock = clock
         self.burst = burst
         self.per_second = per_second
         self.tokens = float(burst)
         self.flood = 0.0
-        self.updated = time.monotonic()
+        self.updated = clock.now()
 
     def allow(self) -> bool:
         """Take one message from the bucket, if there is one."""
-        now = time.monotonic()
-        elapsed = now - self.updated
+        now = self.clock.now()
+        # The wall clock may step back (NTP): that is no time elapsed, not negative time.
+        elapsed = max(0.0, now - self.updated)
         self.tokens = min(self.burst, self.tokens + elapsed * self.per_second)
         self.flood = max(0.0, self.flood - elapsed * self.per_second)
         self.updated = now
@@ -232,7 +236,10 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
     await actor.queue.put(cmd.Connect(connection))
     try:
         await _read_loop(
-            websocket, connection, actor.queue, getattr(websocket.app.state, "ws_rate", None)
+            websocket,
+            connection,
+            actor.queue,
+            RateLimit(websocket.app.state.socket_clock, *websocket.app.state.ws_rate),
         )
     finally:
         await actor.queue.put(cmd.Disconnect(connection))
@@ -245,9 +252,8 @@ async def _read_loop(
     websocket: WebSocket,
     connection: SocketConnection,
     queue: asyncio.Queue[Any],
-    limits: tuple[float, float] | None = None,
+    rate: RateLimit,
 ) -> None:
-    rate = RateLimit(*limits) if limits else RateLimit()
     while websocket.application_state == WebSocketState.CONNECTED:
         try:
             frame = await websocket.receive()

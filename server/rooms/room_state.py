@@ -8,13 +8,14 @@ step of the actor, so they can never interleave with another change.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
-from server.rooms.clock import Clock, SystemClock
+from server.rooms.clock import Clock, TimerHandle
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import StateTexts, encode, room_json
 from server.rooms.players import Player
@@ -60,8 +61,8 @@ class RoomState:
         # While the store is down (server/rooms/store_outage.py): when the clocks paused.
         self.store_down_since: float | None = None
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
-        self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
+        self._timers: dict[int, TimerHandle] = {}  # key -> armed timer
+        self._turn_timers: dict[int, Callable[[], None]] = {}  # token -> cancel
         self._tokens = iter(range(1, 1 << 62))
         self._task: asyncio.Task[None] | None = None
         self._texts: StateTexts | None = None  # the last broadcast's messages
@@ -130,26 +131,30 @@ class RoomState:
                     moment = max(moment, player.joined_at + self.table_settings.join_grace_seconds)
                 self._schedule(moment, cmd.BotTurn(seat, token))
 
-    def _schedule(self, moment: float, command: Any) -> Callable[[], Any]:
+    def _schedule(self, moment: float, command: Any) -> Callable[[], None]:
         """Put `command` on the queue once the clock reaches `moment`; returns a canceller.
 
-        On the real clock a timer is a loop callback, not a task: every action re-arms a
-        turn timer, and at a thousand tables thousands of sleeping tasks cost real time.
+        Timers are kept by key, not by handle, and leave the map when they fire or are
+        cancelled, so no reference cycle outlives a timer (docs/benchmarks.md, "Server
+        load": at a thousand tables, cyclic garbage from timers cost 200 ms collections).
         """
-        if type(self.clock) is SystemClock:
-            return _WallTimer(self, moment, command).cancel
+        key = next(self._tokens)
+        self._timers[key] = self.clock.call_at(
+            moment, functools.partial(self._timer_fired, key, command)
+        )
+        return functools.partial(self._cancel_timer, key)
 
-        async def fire() -> None:
-            await self.clock.sleep_until(moment)
-            await self.queue.put(command)
+    def _timer_fired(self, key: int, command: Any) -> None:
+        if self._timers.pop(key, None) is not None:
+            self.queue.put_nowait(command)
 
-        task = asyncio.create_task(fire())
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
-        return task.cancel
+    def _cancel_timer(self, key: int) -> None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
 
     def _cancel_timers(self) -> None:
-        for timer in list(self._timers):
+        for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
 
@@ -275,47 +280,3 @@ class RoomState:
     def _send_all(self, text: str) -> None:
         for connection in [*self.player_connections.values(), *self.spectators]:
             connection.push(text)
-
-
-class _WallTimer:
-    """A command put on a room's queue at a wall-clock moment, as a loop callback.
-
-    A class rather than a closure over its own handle: that closure made a reference cycle
-    (handle -> callback -> cell -> handle) that outlived the firing, so every turn timer
-    became cyclic garbage for the collector, about two per action, and at a thousand tables
-    the young collections that freed them took 200 ms (docs/benchmarks.md, "Server load").
-    Here the cycle (timer -> handle -> bound `_fire` -> timer) is broken when the timer
-    fires or is cancelled, and reference counting frees it at once.
-    """
-
-    __slots__ = ("command", "handle", "moment", "room")
-
-    def __init__(self, room: RoomState, moment: float, command: Any) -> None:
-        self.room: RoomState | None = room
-        self.moment = moment
-        self.command = command
-        self.handle: asyncio.TimerHandle | None = None
-        self._arm(room)
-
-    def _arm(self, room: RoomState) -> None:
-        delay = max(0.0, self.moment - room.clock.now())
-        self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
-        room._timers.add(self.handle)
-
-    def _fire(self) -> None:
-        room = self.room
-        if room is None:
-            return
-        room._timers.discard(self.handle)
-        if room.clock.now() < self.moment:  # the loop keeps monotonic time: re-check the wall
-            self._arm(room)
-            return
-        self.handle = self.room = None
-        room.queue.put_nowait(self.command)
-
-    def cancel(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()  # drops its callback, so the cycle goes too
-            if self.room is not None:  # else a superseded turn timer stays until the room closes
-                self.room._timers.discard(self.handle)
-        self.handle = self.room = None
