@@ -63,9 +63,10 @@ def create_app(
         )
         app.state.store = the_store
         app.state.rooms = manager
-        from server.observability import watch_rooms
+        from server.observability import metrics, watch_rooms
 
-        watch_rooms(manager)  # /metrics reads rooms, tables and connections from it
+        # /metrics reads rooms, tables and connections from the rooms' snapshots.
+        watch_rooms(manager.snapshots, metrics)
         reopened = await manager.recover()
         if reopened:
             log.info("reopened %d rooms from the store", reopened)

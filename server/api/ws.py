@@ -233,16 +233,16 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
         player_index = player.player_index
     await websocket.accept()
     connection = SocketConnection(websocket, player_index)
-    await actor.queue.put(cmd.Connect(connection))
+    actor.tell(cmd.Connect(connection))
     try:
         await _read_loop(
             websocket,
             connection,
-            actor.queue,
+            actor.tell,
             RateLimit(websocket.app.state.socket_clock, *websocket.app.state.ws_rate),
         )
     finally:
-        await actor.queue.put(cmd.Disconnect(connection))
+        actor.tell(cmd.Disconnect(connection))
         connection.close(1000, "bye")
         with contextlib.suppress(asyncio.TimeoutError, Exception):
             await asyncio.wait_for(connection.finished(), timeout=2)
@@ -251,7 +251,7 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
 async def _read_loop(
     websocket: WebSocket,
     connection: SocketConnection,
-    queue: asyncio.Queue[Any],
+    tell: Callable[[cmd.Command], None],
     rate: RateLimit,
 ) -> None:
     while websocket.application_state == WebSocketState.CONNECTED:
@@ -282,7 +282,7 @@ async def _read_loop(
         if isinstance(command, str):
             continue  # refused; the error is already queued
         if command is not None:
-            await queue.put(command)
+            tell(command)
 
 
 def parse_client_message(text: str, connection: SocketConnection) -> Any:

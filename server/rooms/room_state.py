@@ -21,6 +21,7 @@ from server.rooms.messages import StateTexts, encode, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
+from server.rooms.snapshot import PlayerSnapshot, RoomSnapshot, RoomStatus
 from server.store import Store, hash_token
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ class RoomState:
         self.clock = clock
         self.table_settings = table_settings
         self.created_at = created_at
-        self.status = "waiting"
+        self.status = RoomStatus.WAITING
         self.players: list[Player] = []
         self.running_scores: dict[int, int] = {}
         self.game = new_game(settings)
@@ -60,7 +61,8 @@ class RoomState:
         self.idle_since: float | None = created_at
         # While the store is down (server/rooms/store_outage.py): when the clocks paused.
         self.store_down_since: float | None = None
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        # The actor's mailbox: outsiders `tell` (or `ask`, server/rooms/table.py) it commands.
+        self._mailbox: asyncio.Queue[cmd.Command] = asyncio.Queue()
         self._timers: dict[int, TimerHandle] = {}  # key -> armed timer
         self._turn_timers: dict[int, Callable[[], None]] = {}  # token -> cancel
         self._tokens = iter(range(1, 1 << 62))
@@ -69,6 +71,49 @@ class RoomState:
         self._room_cache: tuple[tuple[Any, ...], str] | None = None
         self._seat_texts: dict[str, tuple[Any, str]] = {}  # seat -> (its tiles, their JSON)
         self.closed = asyncio.Event()
+
+    def tell(self, command: cmd.Command) -> None:
+        """Leave `command` in the mailbox; the actor takes it after those already there."""
+        self._mailbox.put_nowait(command)
+
+    @property
+    def has_mail(self) -> bool:
+        """Whether commands wait in the mailbox (tests wait for a room to go quiet)."""
+        return not self._mailbox.empty()
+
+    def snapshot(self) -> RoomSnapshot:
+        """The room as outsiders may read it (the dashboard, the metrics, the lobby)."""
+        deal = self.deal
+        return RoomSnapshot(
+            room_id=self.room_id,
+            name=self.settings.name,
+            variant=self.settings.variant,
+            status=self.status,
+            created_at=self.created_at,
+            seat_count=len(self.settings.seats),
+            turn_seconds=self.settings.turn_seconds,
+            deal_seconds=self.settings.deal_seconds,
+            rounds=self.settings.rounds,
+            seq=self.seq,
+            deal_no=deal.deal_no if deal else 0,
+            deal_id=deal.deal_id if deal else None,
+            deal_in_play=deal is not None and not deal.ended,
+            players=tuple(
+                PlayerSnapshot(
+                    player_index=player.player_index,
+                    name=player.name,
+                    seat=(deal.seat_of(player.player_index) if deal else None)
+                    or self.settings.seats[player.player_index],
+                    is_bot=player.is_bot,
+                    connected=player.player_index in self.player_connections,
+                    bot_covered=self.is_covered(player.player_index),
+                    score=self.running_scores.get(player.player_index, 0),
+                )
+                for player in self.players
+            ),
+            spectators=len(self.spectators),
+            store_down=self.store_down_since is not None,
+        )
 
     def player_for_token(self, token: str) -> Player | None:
         """The human player holding `token`, if any."""
@@ -131,7 +176,7 @@ class RoomState:
                     moment = max(moment, player.joined_at + self.table_settings.join_grace_seconds)
                 self._schedule(moment, cmd.BotTurn(seat, token))
 
-    def _schedule(self, moment: float, command: Any) -> Callable[[], None]:
+    def _schedule(self, moment: float, command: cmd.Command) -> Callable[[], None]:
         """Put `command` on the queue once the clock reaches `moment`; returns a canceller.
 
         Timers are kept by key, not by handle, and leave the map when they fire or are
@@ -144,9 +189,9 @@ class RoomState:
         )
         return functools.partial(self._cancel_timer, key)
 
-    def _timer_fired(self, key: int, command: Any) -> None:
+    def _timer_fired(self, key: int, command: cmd.Command) -> None:
         if self._timers.pop(key, None) is not None:
-            self.queue.put_nowait(command)
+            self._mailbox.put_nowait(command)
 
     def _cancel_timer(self, key: int) -> None:
         timer = self._timers.pop(key, None)
@@ -192,7 +237,7 @@ class RoomState:
             "room_id": self.room_id,
             "name": self.settings.name,
             "variant": self.settings.variant,
-            "status": self.status,
+            "status": self.status.value,
             "turn_seconds": self.settings.turn_seconds,
             "deal_seconds": self.settings.deal_seconds,
             "rounds": self.settings.rounds,
@@ -238,7 +283,7 @@ class RoomState:
             turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal and running else {},
             deal_deadline=deal.deadline if deal and not deal.ended and running else None,
             room=room if room is not None else self._room_text(),
-            can_act=self.status == "playing" and running,
+            can_act=self.status is RoomStatus.PLAYING and running,
             seat_texts=self._seat_texts,
         )
 
