@@ -1,6 +1,6 @@
 """How fast the browser client draws the table, and how much it weighs.
 
-Starts a real server (temporary SQLite, quick bots), opens a bots-only table in Chromium
+Starts a real server (temporary SQLite, quick bots), opens a table played by bots in Chromium
 as a spectator and as a seated player at phone and desktop size, lets the deals run, and
 reads the page's own `render-state` measures (one per `state` message drawn). Also sums
 the bytes of every file the table page loads.
@@ -51,6 +51,9 @@ def watch_bots(
     page.goto(f"{server.url}/rooms/{room}")
     page.click("#join-watch")
     page.wait_for_selector("[data-testid=fill-bots]")
+    # The server fills no table with bots alone: one seated (absent) human, played by
+    # its bot after the join grace, and bots in the other seats.
+    httpx.post(f"{server.url}/api/rooms/{room}/join", json={"name": "Host"}, timeout=10)
     httpx.post(f"{server.url}/api/rooms/{room}/bots", json={}, timeout=10)
     page.wait_for_timeout(seconds * 1000)
     times = render_times(page)

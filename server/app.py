@@ -10,6 +10,9 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from server.api import http, ws
+from server.api.address_limits import AddressBuckets, SocketCounts
+from server.api.limits import LimitSettings
+from server.api.request_guards import RequestGuards
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import TableSettings
@@ -47,20 +50,23 @@ def create_app(
     store: Store | None = None,
     clock: Clock | None = None,
     table_settings: TableSettings | None = None,
+    limits: LimitSettings | None = None,
 ) -> FastAPI:
     """The Mahjong Hall app. On startup it opens the store and reopens every unfinished room.
 
     Pass `store` to share an open store (then the caller closes it), `clock` to drive the
-    timers by hand in tests, `table_settings` for bot pace and room lifetime.
+    timers (and the rate limits) by hand in tests, `table_settings` for bot pace and room
+    lifetime, `limits` for the limits against abuse (default: from the environment).
     """
+    the_clock = clock or SystemClock()
+    the_limits = limits or LimitSettings.from_environ(os.environ)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own_store = store is None
         the_store = await open_store(database_url) if store is None else store
-        manager = RoomManager(
-            the_store, clock or SystemClock(), table_settings or table_settings_from_env()
-        )
+        manager = RoomManager(the_store, the_clock, table_settings or table_settings_from_env())
+        manager.set_caps(the_limits.open_rooms, the_limits.spectators_per_room)
         app.state.store = the_store
         app.state.rooms = manager
         from server.observability import metrics, watch_rooms
@@ -79,6 +85,11 @@ def create_app(
 
     app = FastAPI(title="Mahjong Hall", lifespan=lifespan)
     app.state.ws_rate = ws.rate_limits_from_env()
+    app.state.limits = the_limits
+    app.state.room_buckets = AddressBuckets(the_limits.rooms_per_minute, the_clock)
+    app.state.join_buckets = AddressBuckets(the_limits.joins_per_minute, the_clock)
+    app.state.sockets = SocketCounts(the_limits.sockets_per_address)
+    app.add_middleware(RequestGuards, limits=the_limits)
     # The sockets' rate limits run on real time even when a test drives the rooms' clock
     # by hand: a client's pace is real, and a frozen bucket would never refill.
     app.state.socket_clock = SystemClock()

@@ -74,11 +74,19 @@ export function fetchRoom(roomId) {
   return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
 }
 
-/** Room summaries of this server, newest first; `status` "waiting" keeps rooms with a free seat. */
-export async function listRooms(status) {
-  const query = status ? `?status=${encodeURIComponent(status)}` : "";
-  const answer = await requestJson("GET", `/api/rooms${query}`);
-  return answer.rooms || [];
+/**
+ * One page of the room summaries of this server, newest first: {rooms, total, next_cursor}.
+ * `status` is "waiting", "playing", "finished" or several of them joined by commas;
+ * `cursor` is the previous page's next_cursor (null when there is no further page).
+ */
+export async function listRooms({ status, cursor, limit } = {}) {
+  const query = new URLSearchParams();
+  if (status) query.set("status", status);
+  if (cursor) query.set("cursor", cursor);
+  if (limit) query.set("limit", String(limit));
+  const text = query.toString();
+  const answer = await requestJson("GET", `/api/rooms${text ? `?${text}` : ""}`);
+  return { rooms: answer.rooms || [], total: answer.total ?? 0, next_cursor: answer.next_cursor ?? null };
 }
 
 /** The link to a room's table, for inviting friends. */

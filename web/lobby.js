@@ -3,7 +3,6 @@
 import {
   createRoom,
   fetchRoom,
-  fillWithBots,
   forgetSeat,
   joinRoom,
   lastUsedName,
@@ -20,6 +19,10 @@ const byId = (id) => document.getElementById(id);
 const STATUS_WORDS = { waiting: "waiting for players", playing: "playing", finished: "finished", closed: "closed" };
 
 let createdRoomId = null;
+// The open tables shown: one page of the server's list at first, more on request.
+const OPEN_PAGE_SIZE = 20;
+let openRooms = [];
+let openCursor = null;
 
 function showError(box, error) {
   box.textContent = error.message || String(error);
@@ -103,21 +106,17 @@ async function submitCreatedJoin(event) {
   }
 }
 
-async function fillCreatedWithBots() {
+function fillCreatedWithBots() {
   const status = byId("created-status");
-  if (rememberedSeat(createdRoomId)) {
-    // A seat without a live connection is played by its bot at once, so sit down at the
-    // table first: the table page fills the empty seats once it is connected.
-    window.location.href = `/rooms/${encodeURIComponent(createdRoomId)}#fill-bots`;
+  if (!rememberedSeat(createdRoomId)) {
+    // The server fills no table with bots alone: nobody would be playing at it.
+    status.textContent = "Join under your name first; then bots can take the other seats.";
+    byId("created-name").focus();
     return;
   }
-  try {
-    await fillWithBots(createdRoomId);
-    status.textContent = "Bots took the empty seats: the first deal is starting.";
-    refreshLists();
-  } catch (error) {
-    status.textContent = error.message;
-  }
+  // A seat without a live connection is played by its bot at once, so sit down at the
+  // table first: the table page fills the empty seats once it is connected.
+  window.location.href = `/rooms/${encodeURIComponent(createdRoomId)}#fill-bots`;
 }
 
 function roomLine(summary, seat) {
@@ -156,17 +155,33 @@ async function refreshMyRooms() {
   replaceChildren(list, shown.length ? shown : element("li", { class: "muted", text: "You have not joined a table yet." }));
 }
 
-async function refreshOpenRooms() {
+function showOpenRooms(total) {
   const list = byId("open-rooms");
+  replaceChildren(
+    list,
+    openRooms.length
+      ? openRooms.map((room) => roomLine(room, rememberedSeat(room.room_id)))
+      : element("li", { class: "muted", text: "No open tables right now. Open one!" }),
+  );
+  byId("more-rooms").hidden = !openCursor;
+  byId("open-count").textContent = total > openRooms.length ? `Showing ${openRooms.length} of ${total} open tables.` : "";
+}
+
+async function loadOpenRooms(more) {
   try {
-    const rooms = (await listRooms()).filter((room) => room.status === "waiting" || room.status === "playing");
-    replaceChildren(
-      list,
-      rooms.length ? rooms.map((room) => roomLine(room, rememberedSeat(room.room_id))) : element("li", { class: "muted", text: "No open tables right now. Open one!" }),
-    );
+    const page = await listRooms({ status: "waiting,playing", cursor: more ? openCursor : null, limit: OPEN_PAGE_SIZE });
+    // Rooms opening meanwhile shift the pages: a room already shown is not repeated.
+    const shown = new Set(more ? openRooms.map((room) => room.room_id) : []);
+    openRooms = [...(more ? openRooms : []), ...page.rooms.filter((room) => !shown.has(room.room_id))];
+    openCursor = page.next_cursor;
+    showOpenRooms(page.total);
   } catch (error) {
-    replaceChildren(list, element("li", { class: "error", text: error.message }));
+    replaceChildren(byId("open-rooms"), element("li", { class: "error", text: error.message }));
   }
+}
+
+function refreshOpenRooms() {
+  return loadOpenRooms(false);
 }
 
 function refreshLists() {
@@ -182,6 +197,7 @@ function start() {
   byId("created-join").addEventListener("submit", submitCreatedJoin);
   byId("created-bots").addEventListener("click", fillCreatedWithBots);
   byId("refresh").addEventListener("click", refreshLists);
+  byId("more-rooms").addEventListener("click", () => loadOpenRooms(true));
   updateRoundsNote();
   refreshLists();
   setInterval(refreshOpenRooms, 15000);

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,39 +14,63 @@ from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import server
+from server.api.address_limits import AddressBuckets, client_key, retry_after
 from server.api.models import CreateRoom, JoinRoom
-from server.rooms.manager import RoomManager, RoomNotFoundError
+from server.api.room_pages import room_page
+from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
+from server.rooms.snapshot import RoomStatus
 from server.store import StoreUnavailable
 
+log = logging.getLogger(__name__)
 router = APIRouter()
+
+# Room ids are `secrets.token_urlsafe(9)`; anything else names no room, and is never
+# passed to the database (where a NUL byte, say, is an error rather than a miss).
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# A full server frees a room when one closes; ask again in about a minute.
+FULL_RETRY_SECONDS = 60
+HTTP_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+}
 
 
 class ApiError(Exception):
     """An error answered as `{"error": {"code", "message"}}` with `status`."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
-def error_response(status: int, code: str, message: str, details: Any = None) -> JSONResponse:
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    details: Any = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     """The one shape of every HTTP error (docs/protocol.md)."""
     body: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         body["details"] = details
-    return JSONResponse({"error": body}, status_code=status)
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Answer validation, lookup and HTTP errors in the protocol's JSON shape."""
+    """Answer validation, lookup, HTTP and unexpected errors in the protocol's JSON shape."""
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return error_response(error.status, error.code, error.message)
+        return error_response(error.status, error.code, error.message, headers=error.headers)
 
     @app.exception_handler(StoreUnavailable)
     async def _store_down(_request: Request, error: StoreUnavailable) -> JSONResponse:
@@ -68,8 +94,24 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return error_response(error.status_code, code, str(error.detail))
+        code = HTTP_CODES.get(error.status_code, "http_error")
+        headers = dict(error.headers or {})
+        if error.status_code == 413:
+            headers["Connection"] = "close"  # the rest of the body is never read
+        return error_response(error.status_code, code, str(error.detail), headers=headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> JSONResponse:
+        # The traceback goes to the log (uvicorn logs it again); the client gets no detail.
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+        # uvicorn closes the connection after an unhandled error: say so, so no client
+        # sends its next request down a connection about to close.
+        return error_response(
+            500,
+            "internal_error",
+            "the server met an unexpected error",
+            headers={"Connection": "close"},
+        )
 
 
 def manager_of(request: Request) -> RoomManager:
@@ -78,29 +120,52 @@ def manager_of(request: Request) -> RoomManager:
     return manager
 
 
-def _room_or_404(manager: RoomManager, room_id: str) -> None:
+def _room_or_404(manager: RoomManager, room_id: str) -> Any:
     try:
-        manager.get(room_id)
+        return manager.get(room_id)
     except RoomNotFoundError:
-        raise ApiError(404, "room_not_found", f"no open room {room_id!r}") from None
+        raise ApiError(404, "room_not_found", f"no open room {room_id[:64]!r}") from None
+
+
+def _spend(request: Request, buckets_name: str, what: str) -> None:
+    """Take one token of the client's bucket, or answer 429 with `Retry-After`."""
+    buckets: AddressBuckets | None = getattr(request.app.state, buckets_name, None)
+    if buckets is None:
+        return
+    wait = buckets.take(client_key(request.scope))
+    if wait is not None:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"too many {what} from your address (at most {buckets.capacity:g} a minute);"
+            f" try again in {retry_after(wait)} s",
+            headers={"Retry-After": retry_after(wait)},
+        )
 
 
 @router.post("/api/rooms", status_code=201)
 async def create_room(request: Request, body: CreateRoom) -> dict[str, str]:
     """Open a room; answers its id."""
+    _spend(request, "room_buckets", "new tables")
     settings = RoomSettings(
         variant=body.variant,
         turn_seconds=float(body.turn_seconds),
         deal_seconds=float(body.deal_seconds),
         rounds=body.rounds,
-        name=body.name.strip(),
+        name=body.name,
     )
-    return {"room_id": await manager_of(request).create_room(settings)}
+    try:
+        return {"room_id": await manager_of(request).create_room(settings)}
+    except TooManyRoomsError as error:
+        raise ApiError(
+            503, "too_many_rooms", str(error), headers={"Retry-After": str(FULL_RETRY_SECONDS)}
+        ) from None
 
 
 @router.post("/api/rooms/{room_id}/join")
 async def join_room(request: Request, room_id: str, body: JoinRoom) -> dict[str, Any]:
     """Seat a player; answers the seat of the first deal and the player's secret token."""
+    _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
     _room_or_404(manager, room_id)
     try:
@@ -117,8 +182,14 @@ async def join_room(request: Request, room_id: str, body: JoinRoom) -> dict[str,
 @router.post("/api/rooms/{room_id}/bots")
 async def add_bots(request: Request, room_id: str) -> dict[str, Any]:
     """Fill every empty seat with a bot (the first deal then starts)."""
+    _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
-    _room_or_404(manager, room_id)
+    room = _room_or_404(manager, room_id).snapshot()
+    if room.status is RoomStatus.WAITING and all(player.is_bot for player in room.players):
+        # A table of bots alone would only burn the server's time: nobody plays at it.
+        raise ApiError(
+            409, "no_human_seated", "a player must take a seat before bots fill the others"
+        )
     try:
         added = await manager.add_bots(room_id)
     except RoomFullError as error:
@@ -129,9 +200,14 @@ async def add_bots(request: Request, room_id: str) -> dict[str, Any]:
 
 
 @router.get("/api/rooms")
-async def list_rooms(request: Request, status: str | None = None) -> dict[str, Any]:
-    """The open rooms of this server, newest first (`status=waiting`: those with a free seat)."""
-    return {"rooms": manager_of(request).list_rooms(status)}
+async def list_rooms(
+    request: Request, status: str | None = None, limit: str | None = None, cursor: str = ""
+) -> dict[str, Any]:
+    """One page of the open rooms, newest first (`status=waiting`: those with a free seat)."""
+    try:
+        return room_page(manager_of(request).list_rooms(), status, limit, cursor)
+    except ValueError as error:
+        raise ApiError(422, "validation_error", str(error)) from None
 
 
 @router.get("/api/rooms/{room_id}")
@@ -145,6 +221,8 @@ async def room_state(request: Request, room_id: str) -> dict[str, Any]:
 @router.get("/api/rooms/{room_id}/results")
 async def room_results(request: Request, room_id: str) -> dict[str, Any]:
     """Finished deals and scores, from the database (they survive restarts)."""
+    if not ROOM_ID.fullmatch(room_id):
+        raise ApiError(404, "room_not_found", f"no room {room_id[:64]!r}")
     results = await manager_of(request).store.room_results(room_id)
     if results is None:
         raise ApiError(404, "room_not_found", f"no room {room_id!r}")
@@ -165,6 +243,8 @@ def web_directory() -> Path:
 
 def _web_file(relative: str) -> FileResponse:
     root = web_directory().resolve()
+    if "\x00" in relative:  # no file has a NUL in its name; the OS would refuse it
+        raise ApiError(404, "not_found", "no such page")
     target = (root / relative).resolve()
     # Refuse anything that escapes web/ (`..`, absolute paths, symlinks out).
     if not target.is_relative_to(root) or not target.is_file():

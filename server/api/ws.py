@@ -20,13 +20,16 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
+from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketState
 
+from server.api.address_limits import SocketCounts, client_key
 from server.api.socket_protocol import SEND_TEXT_NOW
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
+from server.rooms.room_seats import CLOSE_SPECTATORS_FULL
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -42,6 +45,8 @@ CLOSE_FOREIGN_TOKEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_FLOOD = 4429
+# A client over its open-socket cap may retry this many seconds later.
+SOCKET_RETRY_SECONDS = 5
 
 
 class SocketConnection:
@@ -209,8 +214,40 @@ def _valid_id(message_id: Any) -> bool:
     return isinstance(message_id, str) and len(message_id) <= 64
 
 
+async def _deny_handshake(websocket: WebSocket, status: int, code: str, message: str) -> None:
+    """Refuse before the handshake completes, with an HTTP answer in the error shape."""
+    answer = JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=status,
+        headers={"Retry-After": str(SOCKET_RETRY_SECONDS)},
+    )
+    if "websocket.http.response" in (websocket.scope.get("extensions") or {}):
+        await websocket.send_denial_response(answer)
+    else:
+        await _refuse_connection(websocket, CLOSE_FLOOD, message)
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def table_socket(websocket: WebSocket, room_id: str) -> None:
+    """Count the socket against its address's cap, then serve it."""
+    sockets: SocketCounts | None = getattr(websocket.app.state, "sockets", None)
+    address = client_key(websocket.scope)
+    if sockets is not None and not sockets.open(address):
+        await _deny_handshake(
+            websocket,
+            429,
+            "too_many_sockets",
+            f"one address may hold {sockets.per_address} table sockets open at once",
+        )
+        return
+    try:
+        await _serve_socket(websocket, room_id)
+    finally:
+        if sockets is not None:
+            sockets.close(address)
+
+
+async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
     """Check the token, join the room's broadcasts, and forward messages until the link ends."""
     manager: RoomManager = websocket.app.state.rooms
     token = websocket.query_params.get("token") or None
@@ -231,6 +268,12 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
             )
             return
         player_index = player.player_index
+    elif actor.snapshot().spectators_full:
+        # The actor checks again (connects may be queued); this spares it the work.
+        await _refuse_connection(
+            websocket, CLOSE_SPECTATORS_FULL, "the room has as many spectators as it takes"
+        )
+        return
     await websocket.accept()
     connection = SocketConnection(websocket, player_index)
     actor.tell(cmd.Connect(connection))

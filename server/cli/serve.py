@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
     from sqlalchemy.engine import make_url
 
+    from server.api.http_protocol import uvicorn_http_options
+    from server.api.limits import LimitSettings
     from server.api.socket_protocol import TableSocketProtocol
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
     from server.observability.collector import CollectorSettings, configure_collector
@@ -54,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from server.store.server_lock import DatabaseInUseError, hold_server_lock
 
     collector = CollectorSettings.from_environ(os.environ)  # a bad setting stops us here
+    limits = LimitSettings.from_environ(os.environ, bound_host=args.host)
     compression = ws_compression()
     database_url = resolve_database_url(args.database_url)
     try:  # before the migrations: two servers must not even migrate together
@@ -75,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     configure_collector(collector)
     uvicorn.run(
-        create_app(database_url),
+        create_app(database_url, limits=limits),
         host=args.host,
         port=args.port,
         ws_ping_interval=WS_PING_INTERVAL,
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         log_config=log_config,
         # uvicorn's implementations (docs/benchmarks.md, "Server load", compares them).
         loop=os.environ.get("MAHJONG_UVICORN_LOOP", "auto"),
-        http=os.environ.get("MAHJONG_UVICORN_HTTP", "auto"),
+        **uvicorn_http_options(os.environ.get("MAHJONG_UVICORN_HTTP", "auto"), limits),
         ws=os.environ.get("MAHJONG_UVICORN_WS") or TableSocketProtocol,
         ws_per_message_deflate=compression,
     )

@@ -28,13 +28,20 @@ def parse_moment(text: str, field: str, *, end_of_day: bool) -> datetime:
         if len(text) == 10:
             day = date.fromisoformat(text)
             start = datetime(day.year, day.month, day.day, tzinfo=UTC)
-            return start + timedelta(days=1) if end_of_day else start
+            if not end_of_day:
+                return start
+            # Until the calendar's last day is until the end of time: there is no next day.
+            return start + timedelta(days=1) if day < date.max else datetime.max.replace(tzinfo=UTC)
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:  # a time zone that moves the moment past the calendar's ends
+        raise FilterError(
+            f"{field}: {text[:40]!r} is outside the dates this server keeps"
+        ) from None
     except ValueError as error:
         raise FilterError(
-            f"{field}: {text!r} is not an ISO date (YYYY-MM-DD) or datetime"
+            f"{field}: {text[:40]!r} is not an ISO date (YYYY-MM-DD) or datetime"
         ) from error
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,9 @@ class DealFilters:
         for field, value in (("room", room), ("player", player)):
             if value is not None and len(value) > MAX_NAME_LENGTH:
                 raise FilterError(f"{field}: longer than {MAX_NAME_LENGTH} characters")
+            # No stored name has a control character, and Postgres refuses a NUL outright.
+            if value is not None and not value.isprintable():
+                raise FilterError(f"{field}: must be printable text")
         start = parse_moment(since, "since", end_of_day=False) if since else None
         end = parse_moment(until, "until", end_of_day=True) if until else None
         if start is not None and end is not None and start >= end:

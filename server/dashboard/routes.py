@@ -48,6 +48,9 @@ ASSETS = {
 
 log = logging.getLogger(__name__)
 
+# Deal ids are a 32-bit column; a larger number names no deal (and Postgres would refuse it).
+LARGEST_DEAL_ID = 2**31 - 1
+
 router = APIRouter(tags=["dashboard"])
 api = APIRouter(prefix="/api/dashboard", dependencies=[Depends(require_admin)])
 
@@ -124,6 +127,8 @@ async def list_deals(
 @api.get("/deals/{deal_id}")
 async def show_deal(request: Request, deal_id: int) -> Response:
     """One deal's full breakdown and its replay of actions."""
+    if not 1 <= deal_id <= LARGEST_DEAL_ID:
+        return _error(404, "deal_not_found", f"no deal {deal_id}")
     async with _store(request).engine.connect() as conn:
         deal = await deal_queries.deal_breakdown(conn, deal_id)
     if deal is None:

@@ -25,8 +25,16 @@ class RoomNotFoundError(LookupError):
     """No open room has this id."""
 
 
+class TooManyRoomsError(RuntimeError):
+    """The server holds as many open rooms as its cap allows."""
+
+
 class RoomManager:
     """All open rooms of this server process, each run by its own `RoomActor`."""
+
+    # Caps against abuse (server/api/limits.py); None: no cap, as in-process tests run.
+    max_open_rooms: int | None = None
+    spectators_per_room: int | None = None
 
     def __init__(self, store: Store, clock: Clock, table_settings: TableSettings) -> None:
         self.store = store
@@ -51,8 +59,25 @@ class RoomManager:
         for token_hash in [h for h, room in self._token_rooms.items() if room == actor.room_id]:
             del self._token_rooms[token_hash]
 
+    def set_caps(self, open_rooms: int | None, spectators_per_room: int | None) -> None:
+        """Cap the open rooms of the server and the spectators of each room."""
+        self.max_open_rooms = open_rooms
+        self.spectators_per_room = spectators_per_room
+
+    def open_room_count(self) -> int:
+        """Rooms not closed yet (finished games count until they close: they hold memory)."""
+        return sum(1 for actor in self.rooms.values() if actor.status is not RoomStatus.CLOSED)
+
+    def _check_room_cap(self) -> None:
+        if self.max_open_rooms is not None and self.open_room_count() >= self.max_open_rooms:
+            raise TooManyRoomsError(
+                f"this server has {self.max_open_rooms} open tables, as many as it takes;"
+                " try again when one has closed"
+            )
+
     async def create_room(self, settings: RoomSettings) -> str:
-        """Create and open a room; returns its id."""
+        """Create and open a room; returns its id (TooManyRoomsError at the cap)."""
+        self._check_room_cap()
         room_id = secrets.token_urlsafe(9)
         now = self.clock.now()
         await self.store.create_room(room_id, settings.variant, settings.to_json(), utc(now))
@@ -64,6 +89,7 @@ class RoomManager:
                 clock=self.clock,
                 table_settings=self.table_settings,
                 created_at=now,
+                spectator_cap=self.spectators_per_room,
             )
         )
         return room_id
@@ -148,7 +174,11 @@ class RoomManager:
     def _reopen(self, record: Any) -> None:
         self._open(
             RoomActor.from_record(
-                record, store=self.store, clock=self.clock, table_settings=self.table_settings
+                record,
+                store=self.store,
+                clock=self.clock,
+                table_settings=self.table_settings,
+                spectator_cap=self.spectators_per_room,
             )
         )
         for stored in record.players:
@@ -156,4 +186,10 @@ class RoomManager:
                 self._token_rooms[stored.token_hash] = record.room_id
 
 
-__all__ = ["RoomClosedError", "RoomManager", "RoomNotFoundError", "game_after"]
+__all__ = [
+    "RoomClosedError",
+    "RoomManager",
+    "RoomNotFoundError",
+    "TooManyRoomsError",
+    "game_after",
+]

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_REPLACED = 4409
 CLOSE_ROOM_CLOSED = 4410
+CLOSE_SPECTATORS_FULL = 4430
 # A server shutdown (SIGTERM): "service restart", so clients know to reconnect shortly.
 CLOSE_SERVICE_RESTART = 1012
 
@@ -104,13 +105,18 @@ class RoomSeats(StoreOutage):
         if self.status is RoomStatus.CLOSED:
             connection.close(CLOSE_ROOM_CLOSED, "room closed")
             return
-        self.idle_since = None
         index = connection.player_index
         if index is None:
+            if self.spectator_cap is not None and len(self.spectators) >= self.spectator_cap:
+                connection.close(
+                    CLOSE_SPECTATORS_FULL, "the room has as many spectators as it takes"
+                )
+                return
             self.spectators.add(connection)
             connection.push(self._state_for(None))
             self._repeat_result(connection)
             return
+        self.idle_since = None  # only players keep a room open
         older = self.player_connections.get(index)
         if older is not None:
             older.close(CLOSE_REPLACED, "replaced by a newer connection")
@@ -129,15 +135,19 @@ class RoomSeats(StoreOutage):
             self.seq += 1
             self._broadcast(bumped=True)
             self._hand_covered_turns_to_bots()
-        if not self._has_connections() and self.idle_since is None:
+        if not self._players_connected() and self.idle_since is None:
             self.idle_since = self.clock.now()
             self._schedule(
                 self.idle_since + self.table_settings.idle_close_seconds,
                 cmd.IdleCheck(self.idle_since),
             )
 
+    def _players_connected(self) -> bool:
+        # Spectators alone do not keep a room open: one watcher could hold it for ever.
+        return bool(self.player_connections)
+
     async def _on_idle_check(self, idle_since: float) -> None:
-        if self.idle_since != idle_since or self._has_connections():
+        if self.idle_since != idle_since or self._players_connected():
             return
         log.info(
             "room %s: no connection for %.0f s, closing",

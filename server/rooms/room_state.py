@@ -39,6 +39,7 @@ class RoomState:
         clock: Clock,
         table_settings: TableSettings,
         created_at: float,
+        spectator_cap: int | None = None,
     ) -> None:
         self.room_id = room_id
         self.settings = settings
@@ -46,6 +47,8 @@ class RoomState:
         self.clock = clock
         self.table_settings = table_settings
         self.created_at = created_at
+        # At most this many spectators at once (None: no cap), against abuse.
+        self.spectator_cap = spectator_cap
         self.status = RoomStatus.WAITING
         self.players: list[Player] = []
         self.running_scores: dict[int, int] = {}
@@ -112,6 +115,7 @@ class RoomState:
                 for player in self.players
             ),
             spectators=len(self.spectators),
+            spectator_cap=self.spectator_cap,
             store_down=self.store_down_since is not None,
         )
 

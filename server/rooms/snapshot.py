@@ -57,7 +57,13 @@ class RoomSnapshot:
     deal_in_play: bool  # a deal on the table that has not ended
     players: tuple[PlayerSnapshot, ...]
     spectators: int
+    spectator_cap: int | None
     store_down: bool
+
+    @property
+    def spectators_full(self) -> bool:
+        """Whether the room takes no more spectators now."""
+        return self.spectator_cap is not None and self.spectators >= self.spectator_cap
 
     @property
     def free_seats(self) -> int:

@@ -280,7 +280,13 @@ class RoomActor(RoomSeats):
 
     @classmethod
     def from_record(
-        cls, record: Any, *, store: Store, clock: Clock, table_settings: TableSettings
+        cls,
+        record: Any,
+        *,
+        store: Store,
+        clock: Clock,
+        table_settings: TableSettings,
+        spectator_cap: int | None = None,
     ) -> RoomActor:
         """The actor of a room reopened after a restart, from its store record.
 
@@ -296,6 +302,7 @@ class RoomActor(RoomSeats):
             clock=clock,
             table_settings=table_settings,
             created_at=record.created_at.timestamp(),
+            spectator_cap=spectator_cap,
         )
         actor.players = reopened.players
         actor.running_scores = reopened.running_scores

@@ -104,7 +104,11 @@ def test_dashboard_shows_deals_breakdown_standings_and_charts(
     page.get_by_role("button", name="Deals").click()
     page.locator("select[name=variant]").select_option("kaki3")
     page.get_by_role("button", name="Apply").click()
-    page.wait_for_function("document.querySelectorAll('[data-testid=deal-row]').length === 2")
+    # Not wait_for_function: its polling evaluates a string, which the page's
+    # Content-Security-Policy (no 'unsafe-eval') refuses.
+    from playwright.sync_api import expect
+
+    expect(page.get_by_test_id("deal-row")).to_have_count(2)
     context.close()
     assert problems == []
 

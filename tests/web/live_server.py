@@ -10,6 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import ConsoleMessage, Page
 
+from server.api.limits import LimitSettings
 from tests.live import CHROMIUM, CHROMIUM_ARGS, ServerThread, free_port
 
 __all__ = ["CHROMIUM", "CHROMIUM_ARGS"]
@@ -35,6 +36,7 @@ class LiveServer:
         bot_delay: float = BOT_DELAY_SECONDS,
         port: int | None = None,
         next_deal_seconds: float = NEXT_DEAL_SECONDS,
+        limits: LimitSettings | None = None,
     ) -> None:
         import uvicorn
 
@@ -46,6 +48,7 @@ class LiveServer:
         app = create_app(
             database_url,
             table_settings=TableSettings(bot_delay=bot_delay, next_deal_seconds=next_deal_seconds),
+            limits=limits,
         )
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
