@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import server
 from server.api.address_limits import AddressBuckets, client_key, retry_after
 from server.api.models import CreateRoom, JoinRoom
 from server.api.room_pages import room_page
@@ -21,6 +19,7 @@ from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsErr
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
 from server.rooms.snapshot import RoomStatus
+from server.settings import default_web_directory
 from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -235,14 +234,15 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def web_directory() -> Path:
-    """Where the browser client's files are: `MAHJONG_WEB_DIR`, else `web/` at the repository root."""
-    configured = os.environ.get("MAHJONG_WEB_DIR")
-    return Path(configured) if configured else Path(server.__file__).resolve().parent.parent / "web"
+def web_directory(request: Request) -> Path:
+    """Where the browser client's files are (`Settings.web_directory`): the one place the
+    pages, the static files and the dashboard are read from."""
+    settings = getattr(request.app.state, "settings", None)
+    return settings.web_directory if settings is not None else default_web_directory()
 
 
-def _web_file(relative: str) -> FileResponse:
-    root = web_directory().resolve()
+def _web_file(request: Request, relative: str) -> FileResponse:
+    root = web_directory(request).resolve()
     if "\x00" in relative:  # no file has a NUL in its name; the OS would refuse it
         raise ApiError(404, "not_found", "no such page")
     target = (root / relative).resolve()
@@ -253,18 +253,18 @@ def _web_file(relative: str) -> FileResponse:
 
 
 @router.get("/", include_in_schema=False)
-async def lobby_page() -> FileResponse:
+async def lobby_page(request: Request) -> FileResponse:
     """The lobby (web/index.html)."""
-    return _web_file("index.html")
+    return _web_file(request, "index.html")
 
 
 @router.get("/rooms/{room_id}", include_in_schema=False)
-async def table_page(room_id: str) -> FileResponse:
+async def table_page(request: Request, room_id: str) -> FileResponse:
     """The table page (web/table.html); the page reads the room id from its URL."""
-    return _web_file("table.html")
+    return _web_file(request, "table.html")
 
 
 @router.get("/static/{path:path}", include_in_schema=False)
-async def static_file(path: str) -> FileResponse:
+async def static_file(request: Request, path: str) -> FileResponse:
     """A file of the browser client."""
-    return _web_file(path)
+    return _web_file(request, path)

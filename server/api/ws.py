@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -30,13 +29,12 @@ from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
 from server.rooms.room_seats import CLOSE_SPECTATORS_FULL
+from server.settings import RATE_BURST, RATE_PER_SECOND
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
 MAX_MESSAGE_BYTES = 8 * 1024
-RATE_BURST = 40
-RATE_PER_SECOND = 20.0
 FLOOD_CLOSE_AFTER = 200
 OUTBOX_LIMIT = 512
 
@@ -156,17 +154,6 @@ async def _run_suspended(coroutine: Coroutine[Any, Any, None], blocker: Any) -> 
         raise
 
 
-def rate_limits_from_env() -> tuple[float, float]:
-    """(burst, per second) from `MAHJONG_WS_RATE_BURST` and `MAHJONG_WS_RATE_PER_SECOND`.
-
-    Load tests lift them: their clients answer flat out, far faster than any human.
-    """
-    return (
-        float(os.environ.get("MAHJONG_WS_RATE_BURST", RATE_BURST)),
-        float(os.environ.get("MAHJONG_WS_RATE_PER_SECOND", RATE_PER_SECOND)),
-    )
-
-
 class RateLimit:
     """A token bucket: `RATE_BURST` messages at once, refilled at `RATE_PER_SECOND`.
 
@@ -282,7 +269,11 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
             websocket,
             connection,
             actor.tell,
-            RateLimit(websocket.app.state.socket_clock, *websocket.app.state.ws_rate),
+            RateLimit(
+                websocket.app.state.socket_clock,
+                websocket.app.state.ws_rate.burst,
+                websocket.app.state.ws_rate.per_second,
+            ),
         )
     finally:
         actor.tell(cmd.Disconnect(connection))

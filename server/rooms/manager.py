@@ -8,6 +8,7 @@ import secrets
 from typing import Any
 
 from server.engine import view
+from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import utc
@@ -36,10 +37,18 @@ class RoomManager:
     max_open_rooms: int | None = None
     spectators_per_room: int | None = None
 
-    def __init__(self, store: Store, clock: Clock, table_settings: TableSettings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        table_settings: TableSettings,
+        registry: HallMetrics | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.table_settings = table_settings
+        # The metrics the rooms count into; a private registry unless the app passes its own.
+        self.registry = registry if registry is not None else HallMetrics()
         self.rooms: dict[str, RoomActor] = {}
         # token hash -> room id, to tell a foreign token (4403) from an unknown one (4401).
         self._token_rooms: dict[str, str] = {}
@@ -89,6 +98,7 @@ class RoomManager:
                 clock=self.clock,
                 table_settings=self.table_settings,
                 created_at=now,
+                registry=self.registry,
                 spectator_cap=self.spectators_per_room,
             )
         )
@@ -178,6 +188,7 @@ class RoomManager:
                 store=self.store,
                 clock=self.clock,
                 table_settings=self.table_settings,
+                registry=self.registry,
                 spectator_cap=self.spectators_per_room,
             )
         )

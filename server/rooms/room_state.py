@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.engine import Action, legal_actions, pending_seats
+from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.deal_in_play import DealInPlay
@@ -39,6 +40,7 @@ class RoomState:
         clock: Clock,
         table_settings: TableSettings,
         created_at: float,
+        registry: HallMetrics,
         spectator_cap: int | None = None,
     ) -> None:
         self.room_id = room_id
@@ -47,6 +49,7 @@ class RoomState:
         self.clock = clock
         self.table_settings = table_settings
         self.created_at = created_at
+        self.registry = registry  # the metrics this server reports (passed down by `serve`)
         # At most this many spectators at once (None: no cap), against abuse.
         self.spectator_cap = spectator_cap
         self.status = RoomStatus.WAITING

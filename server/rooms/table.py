@@ -26,7 +26,8 @@ from server.engine import (
     new_deal,
     view,
 )
-from server.observability import bind_log_context, metrics
+from server.observability import bind_log_context
+from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.clock import Clock
@@ -176,7 +177,7 @@ class RoomActor(RoomSeats):
         except IllegalActionError as error:
             refuse("not_legal", str(error))
             return
-        metrics.action_latency.observe(time.perf_counter() - command.received_at)
+        self.registry.action_latency.observe(time.perf_counter() - command.received_at)
 
     async def _on_turn_timer(self, seat: str, token: int, reason: str | None) -> None:
         deal = self.deal
@@ -198,9 +199,9 @@ class RoomActor(RoomSeats):
             log.exception("room %s: bot failed for seat %s", self.room_id, seat)
             action = next((a for a in legal if a.type == "pass"), legal[0])
         if reason in ("timeout", "disconnected"):
-            metrics.bot_takeovers.inc(reason=reason)
+            self.registry.bot_takeovers.inc(reason=reason)
             if reason == "timeout":
-                metrics.timeouts.inc()
+                self.registry.timeouts.inc()
             log.info("bot plays seat %s of deal %s (%s)", seat, deal.deal_id, reason)
         await self._play(
             action.with_seat(seat) if action.seat is None else action,
@@ -225,7 +226,7 @@ class RoomActor(RoomSeats):
         await self._log_action(deal, action, now, by_bot, bot_reason)
         deal.next_log_seq += 1
         deal.state = new_state
-        metrics.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
+        self.registry.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
         await self._table_changed()
 
     async def _table_changed(self) -> None:
@@ -286,6 +287,7 @@ class RoomActor(RoomSeats):
         store: Store,
         clock: Clock,
         table_settings: TableSettings,
+        registry: HallMetrics,
         spectator_cap: int | None = None,
     ) -> RoomActor:
         """The actor of a room reopened after a restart, from its store record.
@@ -302,6 +304,7 @@ class RoomActor(RoomSeats):
             clock=clock,
             table_settings=table_settings,
             created_at=record.created_at.timestamp(),
+            registry=registry,
             spectator_cap=spectator_cap,
         )
         actor.players = reopened.players
@@ -332,7 +335,9 @@ class RoomActor(RoomSeats):
         }
         await self._store_result(deal.deal_id, result, now, player_scores)
         now = self.clock.now()
-        metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))
+        self.registry.deal_outcomes.inc(
+            variant=self.settings.variant, outcome=str(result["outcome"])
+        )
         log.info("deal %s ends: %s", deal.deal_id, result["outcome"])
         deal.ended = True
         deal.turns = {}
