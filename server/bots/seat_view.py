@@ -12,8 +12,7 @@ from typing import Any
 
 from server.engine.melds import Meld
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile, is_bonus
-
-MIN_FAN_OF_VARIANT = {"hk": 3, "kaki3": 5}
+from server.engine.variants import get_variant
 
 
 @dataclass(frozen=True)
@@ -60,8 +59,8 @@ class SeatView:
 
     @property
     def min_fan(self) -> int:
-        """The table's fan minimum: 3 in Hong Kong, 5 in 3 Kaki."""
-        return MIN_FAN_OF_VARIANT[self.variant]
+        """The table's fan minimum (its `Variant`'s)."""
+        return get_variant(self.variant).min_fan
 
     def unseen_count(self, tile: Tile) -> int:
         """Copies of `tile` this seat has not seen (0 for a kind that is all out)."""

@@ -41,6 +41,7 @@ from server.engine.scoring.types import (
     WinningHand,
 )
 from server.engine.scoring.validate import normalise_meld, validate_hand
+from server.engine.variants import VARIANTS
 
 __all__ = [
     "FAN_CAP",
@@ -56,8 +57,8 @@ __all__ = [
     "win_points",
 ]
 
-MIN_FAN = {"hk": 3, "kaki3": 5}
-FAN_CAP = {"hk": 8, "kaki3": 10}
+MIN_FAN = {name: variant.min_fan for name, variant in VARIANTS.items()}
+FAN_CAP = {name: variant.fan_cap for name, variant in VARIANTS.items()}
 
 _HK_POINTS = {3: 8, 4: 16, 5: 24, 6: 32, 7: 48, 8: 64}
 _KAKI3_POINTS = {5: 8, 6: 10, 7: 12, 8: 14, 9: 16, 10: 24}
