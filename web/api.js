@@ -4,6 +4,8 @@
 // {room_id, token, name, seat, player_index, variant, joined_at}. The token is the player's
 // secret for the room: with it a reload (or a later visit) lands back in the same seat.
 
+import { has, t } from "./i18n.js";
+
 const SEAT_KEY_PREFIX = "mahjong-hall:seat:";
 const NAME_KEY = "mahjong-hall:name";
 
@@ -27,7 +29,7 @@ async function requestJson(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch (networkError) {
-    throw new ApiError(0, "network", "The server cannot be reached. Check the connection and try again.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let answer = null;
   try {
@@ -47,11 +49,18 @@ async function requestJson(method, path, body) {
   return answer;
 }
 
+// The server sends a code; the page words it. Its English message is the last resort.
 function describeError(error, status) {
   if (error.code === "validation_error" && Array.isArray(error.details) && error.details.length) {
-    return error.details.map((detail) => `${(detail.loc || []).slice(-1)[0] || "field"}: ${detail.msg}`).join("; ");
+    const fields = error.details.map((detail) => fieldName((detail.loc || []).slice(-1)[0])).join(t("list.comma"));
+    return t("error.validation_error", { fields });
   }
-  return error.message || `The server answered ${status}.`;
+  if (error.code && has(`error.${error.code}`)) return t(`error.${error.code}`);
+  return error.message || t("error.http", { status });
+}
+
+function fieldName(field) {
+  return has(`field.${field}`) ? t(`field.${field}`) : String(field || "");
 }
 
 /** Creates a room; `settings` is {variant, turn_seconds, deal_seconds, rounds, name}. */

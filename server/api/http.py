@@ -9,9 +9,10 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from server.api import static_files
 from server.api.address_limits import AddressBuckets, client_key, retry_after
 from server.api.models import CreateRoom, JoinRoom
 from server.api.room_pages import room_page
@@ -241,30 +242,37 @@ def web_directory(request: Request) -> Path:
     return settings.web_directory if settings is not None else default_web_directory()
 
 
-def _web_file(request: Request, relative: str) -> FileResponse:
-    root = web_directory(request).resolve()
-    if "\x00" in relative:  # no file has a NUL in its name; the OS would refuse it
-        raise ApiError(404, "not_found", "no such page")
-    target = (root / relative).resolve()
-    # Refuse anything that escapes web/ (`..`, absolute paths, symlinks out).
-    if not target.is_relative_to(root) or not target.is_file():
-        raise ApiError(404, "not_found", "no such page")
-    return FileResponse(target)
+def _client_file(
+    request: Request, relative: str, *, page: bool = False, versioned: bool = False
+) -> Response:
+    # Compression and caching live in static_files.py; this only maps a miss to a 404.
+    try:
+        if page:
+            return static_files.page_response(request, web_directory(request), relative)
+        return static_files.static_response(request, web_directory(request), relative, versioned)
+    except static_files.WebFileMissingError:
+        raise ApiError(404, "not_found", "no such page") from None
 
 
 @router.get("/", include_in_schema=False)
-async def lobby_page(request: Request) -> FileResponse:
+async def lobby_page(request: Request) -> Response:
     """The lobby (web/index.html)."""
-    return _web_file(request, "index.html")
+    return _client_file(request, "index.html", page=True)
 
 
 @router.get("/rooms/{room_id}", include_in_schema=False)
-async def table_page(request: Request, room_id: str) -> FileResponse:
+async def table_page(request: Request, room_id: str) -> Response:
     """The table page (web/table.html); the page reads the room id from its URL."""
-    return _web_file(request, "table.html")
+    return _client_file(request, "table.html", page=True)
+
+
+@router.get("/static/v/{version}/{path:path}", include_in_schema=False)
+async def versioned_static_file(request: Request, version: str, path: str) -> Response:
+    """A file of the browser client under a version of the whole client (cached for good)."""
+    return _client_file(request, path, versioned=True)
 
 
 @router.get("/static/{path:path}", include_in_schema=False)
-async def static_file(request: Request, path: str) -> FileResponse:
-    """A file of the browser client."""
-    return _web_file(request, path)
+async def static_file(request: Request, path: str) -> Response:
+    """A file of the browser client (revalidated by ETag)."""
+    return _client_file(request, path)
