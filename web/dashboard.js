@@ -177,6 +177,8 @@ async function showDeal(dealId) {
   );
   detail.replaceChildren(
     element("h2", { text: t("dash.deal_title", { id: deal.deal_id, table: variantName(deal.variant) }) }),
+    // issue 18: the deal in the replay viewer (a room plays one game, so deal_no counts its deals).
+    element("p", {}, element("a", { href: `/rooms/${encodeURIComponent(deal.room_id)}/deals/${deal.deal_no}`, "data-testid": "dashboard-replay", target: "_blank", text: t("learn.replay_link") })),
     element("dl", {},
       element("dt", { text: t("dash.room") }), element("dd", { text: t("dash.room_line", { room: deal.room_id, game: deal.game_no, deal: deal.deal_no }) }),
       element("dt", { text: t("dash.played") }), element("dd", { text: `${when(deal.started_at)} – ${when(deal.ended_at)} (${minutes(deal.duration_seconds)})` }),

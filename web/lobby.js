@@ -58,6 +58,7 @@ async function submitCreate(event) {
     turn_seconds: Number(form.elements.turn_seconds.value),
     deal_seconds: Math.round(Number(form.elements.deal_minutes.value) * 60),
     rounds: Number(form.elements.rounds.value),
+    hints: form.elements.hints.checked, // issue 18
   };
   const name = form.elements.name.value.trim();
   if (name) settings.name = name;
@@ -143,7 +144,19 @@ function roomLine(summary, seat) {
     element("a", { href: `/rooms/${encodeURIComponent(summary.room_id)}`, class: "room-link", text: summary.name || t("lobby.table_id", { id: summary.room_id.slice(0, 6) }) }),
     element("span", { class: "muted room-details", text: details.join(" · ") }),
     element("a", { href: `/rooms/${encodeURIComponent(summary.room_id)}`, class: "button small", text: t(seat ? "lobby.play" : freeSeats ? "lobby.join" : "lobby.watch") }),
+    seat ? replayLinks(summary) : "", // issue 18
   );
+}
+
+/** Links to the replays of my table's finished deals (issue 18). */
+function replayLinks(room) {
+  const finished = (room.deal_no || 0) - (room.table && room.table.phase !== "ended" ? 1 : 0);
+  if (finished <= 0) return "";
+  const links = [];
+  for (let number = 1; number <= finished; number += 1) {
+    links.push(element("a", { href: `/rooms/${encodeURIComponent(room.room_id)}/deals/${number}`, class: "replay-link", "data-testid": "lobby-replay", text: t("lobby.replay_deal", { number }) }));
+  }
+  return element("span", { class: "replay-links muted" }, `${t("replay.open_link")}: `, links);
 }
 
 async function refreshMyRooms() {

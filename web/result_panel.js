@@ -39,6 +39,8 @@ export function resultContext(state, resultMessage) {
     gameOver: Boolean(resultMessage ? resultMessage.game_over : state.room && state.room.status === "finished"),
     nextDealAt: resultMessage ? resultMessage.next_deal_at : null,
     dealNo: (resultMessage && resultMessage.deal_no) || (state.room && state.room.deal_no),
+    roomId: state.room && state.room.room_id, // issue 18: the replay link
+    hints: (resultMessage && resultMessage.hints) || {}, // issue 18: hints used, shown to all
   };
 }
 
@@ -249,6 +251,9 @@ export class ResultPanel {
           "div",
           { class: "result-buttons" },
           nextButton,
+          // issue 18: the finished deal's replay, and the hints anyone used in it.
+          context.roomId ? element("a", { class: "button", "data-testid": "replay-link", href: `/rooms/${encodeURIComponent(context.roomId)}/deals/${context.dealNo || 1}`, target: "_blank", text: t("learn.replay_link") }) : "",
+          Object.keys(context.hints).length ? element("p", { class: "hints-used", "data-testid": "hints-used", text: `${t("learn.hints_used")}: ${Object.entries(context.hints).map(([seat, count]) => t("learn.hint_count", { name: nameOf(seat), count })).join(", ")}` }) : "",
           element("button", {
             type: "button",
             text: t("result.see_table"),

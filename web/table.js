@@ -10,6 +10,7 @@ import { isMuted, setMuted } from "./sound.js";
 import { TableView } from "./table_view.js";
 import { TILE_SET, chooseTileSet, tileShortName } from "./tiles.js";
 import { TILE_SETS } from "./tile_faces.js";
+import { HintButton } from "./hint.js"; // issue 18
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.replace(/\/+$/, "").split("/").pop());
@@ -44,6 +45,9 @@ const view = new TableView(roomId, {
     }
   },
 });
+
+// issue 18: the Hint button, at tables that allow hints.
+const hints = new HintButton(byId("hint-button"), byId("hint-text"), (message) => connection && connection.send(message));
 
 function showToast(text, kind = "error", tile = "") {
   const toast = byId("toast");
@@ -102,11 +106,14 @@ function handleMessage(message) {
     // A named measure per drawn state, cheap enough to keep: bench/bench_client.py reads it.
     const started = performance.now();
     view.render(message, false);
+    hints.render(message); // issue 18
     performance.measure("render-state", { start: started });
     renderCount += 1;
     if (renderCount % 5000 === 0) performance.clearMeasures("render-state");
   } else if (message.type === "result") {
     view.showResult(message);
+  } else if (message.type === "hint") {
+    hints.show(message, latestState); // issue 18
   } else if (message.type === "notice") {
     showStoreNotice(message.code === "store_unavailable" ? message.message : null);
   } else if (message.type === "error") {

@@ -13,6 +13,7 @@ import { ResultPanel, resultContext } from "./result_panel.js";
 import { isSeatActive, otherSeatsInTurnOrder, playerName, seatName, seatPanel, seatPositions } from "./seats.js";
 import { play } from "./sound.js";
 import { tileElement, tileShortName } from "./tiles.js";
+import { renderAnalysis } from "./analysis_meter.js"; // issue 18: the hand analysis meter
 
 const byId = (id) => document.getElementById(id);
 const CALL_SHOWN_MS = 1400;
@@ -95,6 +96,7 @@ export class TableView {
     byId("turn-text").textContent = t("waiting.first_deal");
     replaceChildren(byId("turn-tile"));
     byId("hand-hint").textContent = "";
+    renderAnalysis(byId("analysis"), null); // issue 18
   }
 
   renderDeal(state, busy, previous) {
@@ -137,6 +139,7 @@ export class TableView {
     const onOffer = state.last_discard && (state.phase === "claim" || state.phase === "rob");
     replaceChildren(byId("turn-tile"), onOffer ? tileElement(state.last_discard.tile, { size: "md" }) : "");
     byId("hand-hint").textContent = handHint(state);
+    renderAnalysis(byId("analysis"), state); // issue 18
     if (previous) this.announce(previous, state, positions, arrived);
   }
 

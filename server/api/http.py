@@ -140,6 +140,7 @@ async def create_room(request: Request, body: CreateRoom) -> dict[str, str]:
         deal_seconds=float(body.deal_seconds),
         rounds=body.rounds,
         name=body.name,
+        hints=body.hints,
     )
     try:
         return {"room_id": await manager_of(request).create_room(settings)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 # More combining marks than this on one letter is no script's spelling, only a way to
 # draw over the names around it ("zalgo" text).
@@ -47,6 +47,7 @@ class CreateRoom(BaseModel):
     deal_seconds: float = Field(default=300, ge=10, le=36000)
     rounds: int = Field(default=1, ge=1, le=4)
     name: str = Field(default="", max_length=200)
+    hints: StrictBool = False  # issue 18: hints allowed at this table
 
     @field_validator("name")
     @classmethod

@@ -347,6 +347,8 @@ def parse_client_message(text: str, connection: SocketConnection) -> Any:
         return cmd.PlayerAction(connection, message["action"], message_id)
     if kind == "next_deal":
         return cmd.NextDealReady(connection, message_id)
+    if kind == "hint":  # issue 18
+        return cmd.HintRequest(connection, message_id)
     if kind == "ping":
         connection.push(json.dumps({"type": "pong", "id": message_id}))
         return None

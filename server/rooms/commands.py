@@ -54,6 +54,14 @@ class PlayerAction:
 
 
 @dataclass
+class HintRequest:
+    """A player asked for a hint (issue 18; answered by server/rooms/hints.py)."""
+
+    connection: Connection
+    message_id: Any = None
+
+
+@dataclass
 class NextDealReady:
     """A player is ready for the next deal."""
 
@@ -137,6 +145,7 @@ Command = (
     | Disconnect
     | PlayerAction
     | NextDealReady
+    | HintRequest
     | Join
     | AddBots
     | TurnTimeout

@@ -31,6 +31,8 @@ class DealInPlay:
         # seat -> (deadline, timer token) of the decision it owes now.
         self.turns: dict[str, tuple[float, int]] = {}
         self.decision_key: tuple[Any, ...] | None = None
+        # issue 18: seats that asked for a hint since their last move, and moves hinted.
+        self.hints: dict[str, Any] = {"asked": set(), "used": {}}
 
     def seat_of(self, player_index: int) -> str | None:
         """The seat `player_index` holds in this deal."""

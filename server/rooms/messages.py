@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from server.engine import Action, legal_actions, own_view, seat_public_view, table_view
+from server.rooms.hand_analysis import analysis_text
 
 
 def epoch_ms(moment: float | None) -> int | None:
@@ -78,6 +79,8 @@ class StateTexts:
         if seat is not None:
             if self.deal_state is not None:
                 tiles = "," + self._own_tiles(seat)
+                # issue 18: the seat's own hand analysis (server/rooms/hand_analysis.py)
+                tiles += "," + analysis_text(self.deal_state, seat, self._seat_texts, encode)
             own_deadline = self.turn_deadlines.get(seat)
             if own_deadline is not None:
                 deadline = epoch_ms(own_deadline)

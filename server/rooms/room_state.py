@@ -248,6 +248,7 @@ class RoomState:
             "turn_seconds": self.settings.turn_seconds,
             "deal_seconds": self.settings.deal_seconds,
             "rounds": self.settings.rounds,
+            "hints": self.settings.hints,  # issue 18
             "seat_count": len(self.settings.seats),
             "deal_no": deal.deal_no if deal else 0,
             "deals_total": deals_total(self.settings),

@@ -17,6 +17,8 @@ class RoomSettings:
     deal_seconds: float = 300.0
     rounds: int = 1
     name: str = ""
+    # issue 18: the host lets players ask for the full bot's move (off by default).
+    hints: bool = False
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -32,7 +34,7 @@ class RoomSettings:
         """Read back what `to_json` stored (unknown keys from older versions are ignored)."""
         known = {
             key: stored[key]
-            for key in ("variant", "turn_seconds", "deal_seconds", "rounds", "name")
+            for key in ("variant", "turn_seconds", "deal_seconds", "rounds", "name", "hints")
             if key in stored
         }
         return cls(**known)

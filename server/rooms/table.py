@@ -32,6 +32,7 @@ from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay
+from server.rooms.hints import answer_hint, hints_used, move_reason
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
@@ -118,6 +119,8 @@ class RoomActor(RoomSeats):
                 await self._on_player_action(command)
             case cmd.NextDealReady():
                 await self._on_next_deal_ready(command)
+            case cmd.HintRequest(connection=connection, message_id=message_id):  # issue 18
+                answer_hint(self, connection, message_id)
             case cmd.Join():
                 await self._on_join(command)
             case cmd.AddBots():
@@ -173,7 +176,8 @@ class RoomActor(RoomSeats):
             )
             return
         try:
-            await self._play(action, by_bot=False, bot_reason=None)
+            # issue 18: a move after a hint is logged as such (by_bot stays false).
+            await self._play(action, by_bot=False, bot_reason=move_reason(deal, seat))
         except IllegalActionError as error:
             refuse("not_legal", str(error))
             return
@@ -363,6 +367,7 @@ class RoomActor(RoomSeats):
             "running_scores": self._scores_by_name(),
             "game_over": game_over,
             "next_deal_at": epoch_ms(self.next_deal_at),
+            "hints": hints_used(deal),  # issue 18: shown to everyone
         }
         self.last_result = result_message
         self._send_all(encode(result_message))

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from server.engine import Action, DealSettings, apply, new_deal, view
+from server.engine.analysis import analyse
 
 # Fields of a `state` message that are not part of the engine view, or differ per seat by design.
-NOT_VIEW = ("type", "seq", "legal", "turn_deadline", "deal_deadline", "room")
+NOT_VIEW = ("type", "seq", "legal", "turn_deadline", "deal_deadline", "room", "analysis")
 OWN_ONLY = ("hand", "drawn_tile", "forbidden")
 PUBLIC_SEAT_FIELDS = {"hand_count", "melds", "discards", "bonus", "drawn"}
 
@@ -74,6 +75,11 @@ def check_messages_against_truth(
         assert part in truths, (
             f"seq {message['seq']}: the message is no view of the true deal for {seat}"
         )
+        # A seat's own analysis is the engine's, worked out from that very view.
+        if seat is None:
+            assert "analysis" not in message
+        else:
+            assert message["analysis"] == analyse(truths[truths.index(part)])
         for other, public in part["players"].items():
             assert set(public) <= PUBLIC_SEAT_FIELDS, f"seat {other} shows more than public fields"
         if seat is None:

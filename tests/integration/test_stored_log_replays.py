@@ -27,6 +27,7 @@ from server.engine import Action, DealSettings, replay
 from server.engine.tiles import format_tiles
 from server.engine.variants import get_variant
 from server.engine.wall import shuffled_deal
+from server.replays.review import export_document
 from server.rooms.clock import ManualClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import RoomSettings, TableSettings
@@ -142,3 +143,23 @@ async def test_stored_bot_deals_replay_to_the_stored_result(
         assert [(w["seat"], w["fan"], w["patterns"]) for w in printed["winners"]] == [
             (w["seat"], w["fan"], w["patterns"]) for w in stored["winners"]
         ]
+
+
+async def test_each_exported_deal_replays_to_exactly_its_stored_result(
+    finished_deals: list[dict[str, Any]],
+) -> None:
+    for number, deal in enumerate(finished_deals, start=1):
+        stored = {
+            "room_id": "sample",
+            "deal_no": number,
+            "variant": deal["variant"],
+            "settings": {"round_wind": deal["round_wind"]},
+            "seed": deal["seed"],
+            "actions": [{"action": action} for action in deal["actions"]],
+            "result": deal["result"],
+        }
+        exported = json.loads(json.dumps(export_document(stored)))
+        printed = replay_document(json.dumps(exported))
+        assert printed == exported["expect"]
+        assert exported["expect"]["scores"] == deal["result"]["scores"]
+        assert exported["expect"]["outcome"] == deal["result"]["outcome"]

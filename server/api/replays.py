@@ -1,0 +1,92 @@
+"""Finished deals in the browser: the replay page, its JSON, and the export download.
+
+| route | answer |
+|---|---|
+| `GET /rooms/{room_id}/deals/{deal_no}` | the replay page (`web/replay.html`) |
+| `GET /api/rooms/{room_id}/deals/{deal_no}` | the deal's breakdown, every step with all hands open, review marks |
+| `GET /api/rooms/{room_id}/deals/{deal_no}/export` | the deal as `mahjong-hall replay` input, as a download |
+
+`deal_no` counts the room's deals from 1 over its whole life (games after the first go
+on counting). A deal still in play answers 404 on all three: its seed and log would show
+every concealed hand and the wall (docs/learning.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy import select
+
+from server.api.http import ApiError, _client_file, manager_of
+from server.dashboard.deals import deal_breakdown
+from server.replays.review import export_document, replay_steps
+from server.store.schema import deals
+
+router = APIRouter()
+
+
+async def finished_deal(request: Request, room_id: str, deal_no: int) -> dict[str, Any]:
+    """The room's `deal_no`-th deal as the dashboard reads it, plus its stored result;
+    404 unless it exists and has ended."""
+    store = manager_of(request).store
+    async with store.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                select(deals.c.deal_id, deals.c.ended_at, deals.c.result)
+                .where(deals.c.room_id == room_id)
+                .order_by(deals.c.game_no, deals.c.deal_no)
+            )
+        ).all()
+        if not 1 <= deal_no <= len(rows) or rows[deal_no - 1].ended_at is None:
+            raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
+        row = rows[deal_no - 1]
+        deal = await deal_breakdown(conn, row.deal_id)
+    if deal is None:
+        raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
+    deal["result"] = row.result
+    deal["room_deal_no"] = deal_no
+    return deal
+
+
+@router.get("/rooms/{room_id}/deals/{deal_no}", include_in_schema=False)
+async def replay_page(request: Request, room_id: str, deal_no: int) -> Response:
+    """The replay viewer; 404 for a deal that is unknown or still in play."""
+    await finished_deal(request, room_id, deal_no)
+    return _client_file(request, "replay.html", page=True)
+
+
+@router.get("/api/rooms/{room_id}/deals/{deal_no}")
+async def replay_json(request: Request, room_id: str, deal_no: int) -> dict[str, Any]:
+    """The finished deal: who sat where, the result, and every step with all hands open."""
+    deal = await finished_deal(request, room_id, deal_no)
+    return {
+        "room_id": room_id,
+        "deal_no": deal_no,
+        "variant": deal["variant"],
+        "players": deal["players"],
+        "result": deal["result"],
+        "hints": hints_used(deal),
+        "steps": replay_steps(deal),
+        "export": f"/api/rooms/{room_id}/deals/{deal_no}/export",
+    }
+
+
+@router.get("/api/rooms/{room_id}/deals/{deal_no}/export")
+async def replay_export(request: Request, room_id: str, deal_no: int) -> JSONResponse:
+    """The deal as `mahjong-hall replay` input, downloaded as a file."""
+    deal = await finished_deal(request, room_id, deal_no)
+    name = f"mahjong-hall-{room_id}-deal-{deal_no}.json"
+    return JSONResponse(
+        export_document(deal), headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+def hints_used(deal: dict[str, Any]) -> dict[str, int]:
+    """How many of each seat's moves followed a hint (the log marks them)."""
+    used: dict[str, int] = {}
+    for entry in deal["actions"]:
+        if entry.get("bot_reason") == "hint" and entry.get("seat"):
+            used[entry["seat"]] = used.get(entry["seat"], 0) + 1
+    return used

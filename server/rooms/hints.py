@@ -1,0 +1,65 @@
+"""Hints at a table that allows them (docs/learning.md): the full bot's move for the
+asking seat, with its reason, and a record of every move that followed a hint.
+
+A hint answers only the asking connection. The seat's next move in the deal is then
+logged with `bot_reason = "hint"` (still `by_bot = false`: the player made it), and the
+deal's result tells everyone how many of each seat's moves followed a hint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.bots.hints import hint
+from server.engine import view
+from server.rooms.messages import encode, error_message
+
+HINT_REASON = "hint"
+
+
+def answer_hint(actor: Any, connection: Any, message_id: Any) -> None:
+    """Push the hint (or the reason there is none) to `connection`."""
+
+    def refuse(code: str, text: str) -> None:
+        connection.push(error_message(code, text, message_id))
+
+    if not actor.settings.hints:
+        refuse("hints_off", "this table does not allow hints")
+        return
+    if connection.player_index is None:
+        refuse("spectator", "spectators cannot ask for hints")
+        return
+    deal = actor.deal
+    if deal is None or deal.ended:
+        refuse("no_deal", "no deal is in progress")
+        return
+    seat = deal.seat_of(connection.player_index)
+    legal = actor.legal_now(seat) if seat is not None else []
+    if seat is None or not legal:
+        refuse("no_decision", "you have no decision to make now")
+        return
+    answer = hint(view(deal.state, seat), legal, "full")
+    hinted = deal_hints(deal)
+    hinted["asked"].add(seat)
+    connection.push(encode({"type": "hint", "id": message_id, "seat": seat, **answer}))
+
+
+def deal_hints(deal: Any) -> dict[str, Any]:
+    """The deal's hint record: seats that asked since their last move, and counts."""
+    record: dict[str, Any] = deal.hints
+    return record
+
+
+def move_reason(deal: Any, seat: str) -> str | None:
+    """`"hint"` when `seat` asked for a hint before this move (counted once), else None."""
+    record = deal_hints(deal)
+    if seat not in record["asked"]:
+        return None
+    record["asked"].discard(seat)
+    record["used"][seat] = record["used"].get(seat, 0) + 1
+    return HINT_REASON
+
+
+def hints_used(deal: Any) -> dict[str, int]:
+    """How many moves of each seat followed a hint in this deal."""
+    return dict(deal_hints(deal)["used"])

@@ -1,0 +1,117 @@
+"""The replay routes on a live server: finished deals replay and export, deals in play 404.
+
+A room of bots and one absent human plays its deals through the real room manager into
+SQLite; each finished deal's export is fed to a real `mahjong-hall replay` process, which must print the stored
+result exactly, and the replay JSON must end on that same result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.rooms.settings import TableSettings
+from tests.api.live_server import LiveServer, TableClient, create_room, join
+
+REPLAY = Path(sys.executable).with_name("mahjong-hall")
+
+
+@pytest.fixture
+def quick(tmp_path: Path) -> Iterator[LiveServer]:
+    """A live server whose bots play at once and whose next deal follows at once."""
+    server = LiveServer(
+        tmp_path / "hall.sqlite3",
+        table_settings=TableSettings(
+            bot_delay=0, next_deal_seconds=0.05, join_grace_seconds=0, bot_level="baseline"
+        ),
+    ).start()
+    yield server
+    server.stop()
+
+
+async def finished_bot_deals(client: httpx.AsyncClient, variant: str, count: int) -> str:
+    room_id = await create_room(client, variant)
+    # No table is filled with bots alone: a human sits first, and (never connecting) is
+    # played by the seat's bot.
+    await join(client, room_id, "Ana")
+    assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+    for _ in range(600):
+        results = (await client.get(f"/api/rooms/{room_id}/results")).json()
+        if len(results["deals"]) >= count:
+            return room_id
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bots did not finish their deals in time")
+
+
+def run_replay(document: dict[str, Any]) -> dict[str, Any]:
+    completed = subprocess.run(
+        [str(REPLAY), "replay"],
+        input=json.dumps(document),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    printed: dict[str, Any] = json.loads(completed.stdout)
+    return printed
+
+
+@pytest.mark.parametrize("variant", ["kaki3", "hk"])
+async def test_finished_deals_replay_and_export_to_the_stored_result(
+    quick: LiveServer, variant: str
+) -> None:
+    async with httpx.AsyncClient(base_url=quick.http_url, timeout=20) as client:
+        room_id = await finished_bot_deals(client, variant, 2)
+        for deal_no in (1, 2):
+            replay = (await client.get(f"/api/rooms/{room_id}/deals/{deal_no}")).json()
+            export = await client.get(replay["export"])
+            assert export.status_code == 200
+            assert "attachment" in export.headers["content-disposition"]
+            document = export.json()
+            assert run_replay(document) == document["expect"]
+            # The replay ends on the stored result, every hand open from the first step.
+            stored = replay["result"]
+            assert document["expect"]["scores"] == stored["scores"]
+            steps = replay["steps"]
+            assert len(steps) == len(document["actions"]) + 1
+            assert steps[-1]["view"]["result"] == stored
+            assert all("hand" in seat for seat in steps[0]["view"]["players"].values())
+            assert all(step["by_bot"] for step in steps[1:] if step["seat"] is not None)
+            marks = {mark["kind"] for step in steps for mark in step["marks"]}
+            if stored["outcome"] == "win" and not stored["winners"][0]["hand"]["self_drawn"]:
+                assert "winning_discard" in marks
+            page = await client.get(f"/rooms/{room_id}/deals/{deal_no}")
+            assert page.status_code == 200 and "replay" in page.text
+        missing = await client.get(f"/api/rooms/{room_id}/deals/999")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "deal_not_found"
+
+
+async def test_a_deal_in_play_is_never_viewable(live: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live.http_url, timeout=20) as client:
+        room_id = await create_room(client, "kaki3", turn_seconds=600)
+        seat = await join(client, room_id, "Ana")
+        await client.post(f"/api/rooms/{room_id}/bots")
+        player = await TableClient.open(live.ws_url(room_id, seat["token"]), "Ana")
+        try:
+            state = await player.receive()
+            while state.get("phase") in (None, "waiting"):
+                state = await player.receive()
+            for path in (
+                f"/rooms/{room_id}/deals/1",
+                f"/api/rooms/{room_id}/deals/1",
+                f"/api/rooms/{room_id}/deals/1/export",
+            ):
+                answer = await client.get(path)
+                assert answer.status_code == 404, path
+                assert "hand" not in answer.text and "seed" not in answer.text
+        finally:
+            await player.close()
