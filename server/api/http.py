@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -13,14 +12,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import server
 from server.api import static_files
 from server.api.address_limits import AddressBuckets, client_key, retry_after
+from server.api.errors import error_response
 from server.api.models import CreateRoom, JoinRoom
 from server.api.room_pages import room_page
 from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
+from server.rooms.snapshot import RoomStatus
+from server.settings import default_web_directory
 from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -49,20 +50,6 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.headers = headers
-
-
-def error_response(
-    status: int,
-    code: str,
-    message: str,
-    details: Any = None,
-    headers: dict[str, str] | None = None,
-) -> JSONResponse:
-    """The one shape of every HTTP error (docs/protocol.md)."""
-    body: dict[str, Any] = {"code": code, "message": message}
-    if details is not None:
-        body["details"] = details
-    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -185,8 +172,8 @@ async def add_bots(request: Request, room_id: str) -> dict[str, Any]:
     """Fill every empty seat with a bot (the first deal then starts)."""
     _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
-    actor = _room_or_404(manager, room_id)
-    if actor.status == "waiting" and all(player.is_bot for player in actor.players):
+    room = _room_or_404(manager, room_id).snapshot()
+    if room.status is RoomStatus.WAITING and all(player.is_bot for player in room.players):
         # A table of bots alone would only burn the server's time: nobody plays at it.
         raise ApiError(
             409, "no_human_seated", "a player must take a seat before bots fill the others"
@@ -236,10 +223,11 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def web_directory() -> Path:
-    """Where the browser client's files are: `MAHJONG_WEB_DIR`, else `web/` at the repository root."""
-    configured = os.environ.get("MAHJONG_WEB_DIR")
-    return Path(configured) if configured else Path(server.__file__).resolve().parent.parent / "web"
+def web_directory(request: Request) -> Path:
+    """Where the browser client's files are (`Settings.web_directory`): the one place the
+    pages, the static files and the dashboard are read from."""
+    settings = getattr(request.app.state, "settings", None)
+    return settings.web_directory if settings is not None else default_web_directory()
 
 
 def _client_file(
@@ -248,8 +236,8 @@ def _client_file(
     # Compression and caching live in static_files.py; this only maps a miss to a 404.
     try:
         if page:
-            return static_files.page_response(request, web_directory(), relative)
-        return static_files.static_response(request, web_directory(), relative, versioned)
+            return static_files.page_response(request, web_directory(request), relative)
+        return static_files.static_response(request, web_directory(request), relative, versioned)
     except static_files.WebFileMissingError:
         raise ApiError(404, "not_found", "no such page") from None
 

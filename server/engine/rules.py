@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.engine.errors import EngineError
-
-HK = "hk"
-KAKI3 = "kaki3"
+from server.engine.variants import HK, KAKI3, VARIANTS
 
 # Points schedules. "seed" is the seed's table; "half" (Hong Kong only) halves it.
 SEED_POINTS = "seed"
@@ -45,8 +43,9 @@ MIN_FAN_CHOICES = {HK: (0, 1, 2, 3), KAKI3: (3, 4, 5)}
 FAN_CAP_CHOICES = {HK: (8, 10, 13), KAKI3: (10, 8)}
 POINTS_CHOICES = {HK: (SEED_POINTS, HALF_POINTS), KAKI3: (SEED_POINTS,)}
 PAYMENT_CHOICES = {HK: (SEED_PAYMENT, EVERYONE_FULL), KAKI3: (SEED_PAYMENT,)}
-_DEFAULT_MIN_FAN = {HK: 3, KAKI3: 5}
-_DEFAULT_FAN_CAP = {HK: 8, KAKI3: 10}
+# The seed's minimum and cap are the table's own facts (`Variant`); house rules override them.
+_DEFAULT_MIN_FAN = {name: variant.min_fan for name, variant in VARIANTS.items()}
+_DEFAULT_FAN_CAP = {name: variant.fan_cap for name, variant in VARIANTS.items()}
 # The time bank is spent by the room (not the deal engine): whole seconds per player and
 # game, used when the turn clock runs out and before a bot steps in. 0 means none.
 MAX_TIME_BANK_SECONDS = 300

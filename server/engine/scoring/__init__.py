@@ -45,6 +45,7 @@ from server.engine.scoring.types import (
     WinningHand,
 )
 from server.engine.scoring.validate import normalise_meld, validate_hand
+from server.engine.variants import VARIANTS
 
 __all__ = [
     "FAN_CAP",
@@ -61,10 +62,10 @@ __all__ = [
     "win_points",
 ]
 
-_SEED_RULES = {variant: TableRules.default(variant) for variant in ("hk", "kaki3")}
+_SEED_RULES = {variant: TableRules.default(variant) for variant in VARIANTS}
 # The seed's limits, kept for callers that read them; the rules in force are TableRules.
-MIN_FAN = {variant: rules.min_fan for variant, rules in _SEED_RULES.items()}
-FAN_CAP = {variant: rules.fan_cap for variant, rules in _SEED_RULES.items()}
+MIN_FAN = {name: variant.min_fan for name, variant in VARIANTS.items()}
+FAN_CAP = {name: variant.fan_cap for name, variant in VARIANTS.items()}
 
 _LIMIT_ORDER = {"hk": HK_LIMITS, "kaki3": KAKI3_LIMITS}
 
