@@ -7,7 +7,9 @@ import {
   joinRoom,
   lastUsedName,
   listRooms,
+  rememberInvite,
   rememberSeat,
+  rememberedInvite,
   rememberedSeat,
   rememberedSeats,
   tableUrl,
@@ -51,22 +53,25 @@ async function submitCreate(event) {
     turn_seconds: Number(form.elements.turn_seconds.value),
     deal_seconds: Math.round(Number(form.elements.deal_minutes.value) * 60),
     rounds: Number(form.elements.rounds.value),
+    public: form.elements.public.checked,
+    spectators: form.elements.spectators.checked,
   };
   const name = form.elements.name.value.trim();
   if (name) settings.name = name;
   try {
     const answer = await createRoom(settings);
-    showCreated(answer.room_id);
+    rememberInvite(answer.room_id, answer.invite);
+    showCreated(answer.room_id, answer.url);
   } catch (error) {
     showError(errorBox, error);
   }
 }
 
-function showCreated(roomId) {
+function showCreated(roomId, inviteUrl) {
   createdRoomId = roomId;
   byId("created").hidden = false;
   byId("created-join").hidden = false;
-  byId("invite-link").value = tableUrl(roomId);
+  byId("invite-link").value = inviteUrl || tableUrl(roomId, rememberedInvite(roomId));
   byId("created-go").href = `/rooms/${encodeURIComponent(roomId)}`;
   const nameInput = byId("created-name");
   if (!nameInput.value) nameInput.value = lastUsedName();
@@ -96,7 +101,7 @@ async function submitCreatedJoin(event) {
     return;
   }
   try {
-    const joined = await joinRoom(createdRoomId, name);
+    const joined = await joinRoom(createdRoomId, name, rememberedInvite(createdRoomId));
     rememberSeat(createdRoomId, { ...joined, name });
     status.textContent = `You sit at ${WIND_NAMES[joined.seat] || joined.seat}. Fill the empty seats with bots, or wait for friends.`;
     byId("created-join").hidden = true;
@@ -143,7 +148,7 @@ async function refreshMyRooms() {
   const lines = await Promise.all(
     seats.map(async (seat) => {
       try {
-        const room = await fetchRoom(seat.room_id);
+        const room = await fetchRoom(seat.room_id, { token: seat.token });
         return roomLine(room, seat);
       } catch (error) {
         if (error.status === 404) forgetSeat(seat.room_id);

@@ -1,7 +1,17 @@
 // The table page (/rooms/{room_id}): joins or recognises the player, keeps the live
 // connection, and hands every state to the view.
 
-import { fetchRoom, fillWithBots, forgetSeat, joinRoom, lastUsedName, rememberSeat, rememberedSeat } from "./api.js";
+import {
+  fetchRoom,
+  fillWithBots,
+  forgetSeat,
+  joinRoom,
+  lastUsedName,
+  rememberInvite,
+  rememberSeat,
+  rememberedInvite,
+  rememberedSeat,
+} from "./api.js";
 import { TableConnection } from "./connection.js";
 import { VARIANT_NAMES } from "./labels.js";
 import { TableView } from "./table_view.js";
@@ -9,6 +19,16 @@ import { tileShortName } from "./tiles.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.replace(/\/+$/, "").split("/").pop());
+// An invite link carries the table's secret in its fragment ("#invite=..."): keep it, and
+// take it out of the address bar so it is not shown over a shoulder or in a screenshot.
+const fragment = new URLSearchParams(window.location.hash.slice(1));
+if (fragment.get("invite")) {
+  rememberInvite(roomId, fragment.get("invite"));
+  fragment.delete("invite");
+  const rest = fragment.toString().replace(/=$/, "").replace(/=&/g, "&");
+  history.replaceState(null, "", window.location.pathname + (rest ? `#${rest}` : ""));
+}
+const invite = rememberedInvite(roomId);
 
 let connection = null;
 let latestState = null;
@@ -34,7 +54,8 @@ const view = new TableView(roomId, {
   },
   async fillWithBots() {
     try {
-      await fillWithBots(roomId);
+      const seat = rememberedSeat(roomId);
+      await fillWithBots(roomId, { token: seat ? seat.token : null, invite });
     } catch (error) {
       showToast(error.message);
     }
@@ -146,6 +167,15 @@ function connectionStopped(detail) {
   const final = byId("final");
   const retry = byId("final-retry");
   retry.hidden = true;
+  if (detail.reason === "token_refused" && !(connection && connection.token)) {
+    showJoinForm("This table is private: open it with the invite link its host shared.");
+    return;
+  }
+  if (detail.reason === "no_spectators") {
+    byId("final-text").textContent = "The host has turned spectators off at this table.";
+    final.hidden = false;
+    return;
+  }
   if (detail.reason === "token_refused") {
     forgetSeat(roomId);
     showJoinForm("Your earlier seat at this table is no longer valid. Join again:");
@@ -170,7 +200,7 @@ function connectionStopped(detail) {
 function connect(seat) {
   byId("join").hidden = true;
   if (connection) connection.stop();
-  connection = new TableConnection(roomId, seat ? seat.token : null, { onMessage: handleMessage, onStatus: showConnection });
+  connection = new TableConnection(roomId, seat ? seat.token : null, { onMessage: handleMessage, onStatus: showConnection }, invite);
   connection.start();
 }
 
@@ -182,13 +212,15 @@ async function showJoinForm(note) {
   const info = byId("join-room-info");
   info.textContent = note || "";
   try {
-    const room = await fetchRoom(roomId);
+    const room = await fetchRoom(roomId, { invite });
     const taken = (room.players || []).length;
     const summary = `${room.name || "A table"} · ${VARIANT_NAMES[room.variant] || room.variant} · ${taken} of ${room.seat_count} seats taken`;
     info.textContent = note ? `${note} ${summary}` : summary;
     if (taken >= room.seat_count) byId("join-title").textContent = "This table is full";
   } catch (error) {
-    info.textContent = error.status === 404 ? "There is no such table (it may have closed)." : error.message;
+    if (error.status === 404) info.textContent = "There is no such table (it may have closed).";
+    else if (error.status === 403) info.textContent = "This table is private: open it with the invite link its host shared.";
+    else info.textContent = error.message;
   }
   nameInput.focus();
 }
@@ -206,7 +238,7 @@ async function submitJoin(event) {
   }
   button.disabled = true;
   try {
-    const joined = await joinRoom(roomId, name);
+    const joined = await joinRoom(roomId, name, invite);
     const seat = { ...joined, name };
     rememberSeat(roomId, seat);
     connect(seat);

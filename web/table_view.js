@@ -1,7 +1,7 @@
 // Draws a `state` message: the deal information, every seat, the turn line and timers,
 // the player's hand and choices, and the result panel between deals.
 
-import { tableUrl } from "./api.js";
+import { rememberedInvite, tableUrl } from "./api.js";
 import { clockText, element, replaceChildren } from "./dom.js";
 import { HandView } from "./hand.js";
 import { VARIANT_NAMES, WIND_NAMES } from "./labels.js";
@@ -57,7 +57,7 @@ export class TableView {
     const players = room.players || [];
     const free = (room.seat_count || 0) - players.length;
     replaceChildren(byId("table-info"), infoChip("Status", "waiting for players"), infoChip("Seats", `${players.length} of ${room.seat_count || "?"}`));
-    const link = tableUrl(this.roomId);
+    const link = tableUrl(this.roomId, rememberedInvite(this.roomId));
     replaceChildren(
       byId("opponents"),
       element(

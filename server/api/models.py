@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # More combining marks than this on one letter is no script's spelling, only a way to
 # draw over the names around it ("zalgo" text).
 MAX_COMBINING_MARKS = 3
+# Invite secrets are 32 characters; anything much longer is not one.
+INVITE_LENGTH = 100
 
 
 def display_name(text: str, *, longest: int, what: str) -> str:
@@ -47,6 +49,9 @@ class CreateRoom(BaseModel):
     deal_seconds: float = Field(default=300, ge=10, le=36000)
     rounds: int = Field(default=1, ge=1, le=4)
     name: str = Field(default="", max_length=200)
+    # Tables are unlisted unless their creator makes them public.
+    public: bool = False
+    spectators: bool = True
 
     @field_validator("name")
     @classmethod
@@ -60,6 +65,7 @@ class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(min_length=1, max_length=64)
+    invite: str | None = Field(default=None, max_length=INVITE_LENGTH)
 
     @field_validator("name")
     @classmethod
@@ -68,3 +74,11 @@ class JoinRoom(BaseModel):
         if not trimmed:
             raise ValueError("the name must have 1 to 32 characters")
         return trimmed
+
+
+class AddBots(BaseModel):
+    """`POST /api/rooms/{id}/bots`: optional; a private table's invite if no token is sent."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    invite: str | None = Field(default=None, max_length=INVITE_LENGTH)

@@ -45,6 +45,8 @@ CLOSE_FOREIGN_TOKEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_FLOOD = 4429
+# The host turned spectators off: only seated players may connect.
+CLOSE_NO_SPECTATORS = 4431
 # A client over its open-socket cap may retry this many seconds later.
 SOCKET_RETRY_SECONDS = 5
 
@@ -264,6 +266,12 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
             )
             return
         player_index = player.player_index
+    elif not actor.access.may_enter(websocket.query_params.get("invite") or None):
+        await _refuse_connection(websocket, CLOSE_FOREIGN_TOKEN, "invite required")
+        return
+    elif not actor.access.spectators_allowed:
+        await _refuse_connection(websocket, CLOSE_NO_SPECTATORS, "spectators are turned off")
+        return
     elif actor.spectator_cap is not None and len(actor.spectators) >= actor.spectator_cap:
         # The actor checks again (connects may be queued); this spares it the work.
         await _refuse_connection(

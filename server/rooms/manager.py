@@ -10,6 +10,7 @@ from typing import Any
 from server.engine import Action, DealSettings, replay, view
 from server.engine.game import Game
 from server.rooms import commands as cmd
+from server.rooms.access import TableAccess, new_invite
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay, utc
 from server.rooms.players import Player, RoomClosedError
@@ -58,7 +59,9 @@ class RoomManager:
         self._token_rooms: dict[str, str] = {}
         self._watchers: set[asyncio.Task[None]] = set()
 
-    def _new_actor(self, room_id: str, settings: RoomSettings, created_at: float) -> RoomActor:
+    def _new_actor(
+        self, room_id: str, settings: RoomSettings, created_at: float, access: TableAccess
+    ) -> RoomActor:
         actor = RoomActor(
             room_id=room_id,
             settings=settings,
@@ -66,6 +69,7 @@ class RoomManager:
             clock=self.clock,
             table_settings=self.table_settings,
             created_at=created_at,
+            access=access,
         )
         actor.spectator_cap = self.spectators_per_room
         self.rooms[room_id] = actor
@@ -98,12 +102,33 @@ class RoomManager:
             )
 
     async def create_room(self, settings: RoomSettings) -> str:
-        """Create and open a room; returns its id (TooManyRoomsError at the cap)."""
+        """Create and open a public room with no invite; returns its id (TooManyRoomsError
+        at the cap). The HTTP API opens tables with `open_table`."""
+        return await self._create(settings, TableAccess(public=True, invite_hash=None))
+
+    async def open_table(
+        self, settings: RoomSettings, *, public: bool, spectators_allowed: bool = True
+    ) -> tuple[str, str]:
+        """Create and open a table with a fresh invite secret; returns (room id, invite)."""
+        invite = new_invite()
+        access = TableAccess(
+            public=public, invite_hash=hash_token(invite), spectators_allowed=spectators_allowed
+        )
+        return await self._create(settings, access), invite
+
+    async def _create(self, settings: RoomSettings, access: TableAccess) -> str:
         self._check_room_cap()
         room_id = secrets.token_urlsafe(9)
         now = self.clock.now()
-        await self.store.create_room(room_id, settings.variant, settings.to_json(), utc(now))
-        self._new_actor(room_id, settings, now)
+        await self.store.create_room(
+            room_id,
+            settings.variant,
+            {**settings.to_json(), "spectators_allowed": access.spectators_allowed},
+            utc(now),
+            public=access.public,
+            invite_hash=access.invite_hash,
+        )
+        self._new_actor(room_id, settings, now, access)
         return room_id
 
     def get(self, room_id: str) -> RoomActor:
@@ -135,10 +160,13 @@ class RoomManager:
         return self._token_rooms.get(hash_token(token))
 
     def list_rooms(self, status: str | None = None) -> list[dict[str, Any]]:
-        """Summaries of the open rooms, newest first; `status="waiting"` keeps those with free seats."""
+        """Summaries of the open public rooms, newest first; `status="waiting"` keeps those
+        with free seats. Unlisted tables are never listed: their link is their only way in."""
         summaries = []
         for actor in sorted(self.rooms.values(), key=lambda a: a.created_at, reverse=True):
             if actor.status == "closed" or (status is not None and actor.status != status):
+                continue
+            if not actor.access.public:
                 continue
             summaries.append(
                 {
@@ -184,7 +212,17 @@ class RoomManager:
 
     def _reopen(self, record: Any) -> None:
         settings = RoomSettings.from_json({"variant": record.variant, **record.settings})
-        actor = self._new_actor(record.room_id, settings, record.created_at.timestamp())
+        host = record.host_index
+        if host is None:
+            # A room from before hosts existed: its first seated human hosts it.
+            host = next((p.player_index for p in record.players if not p.is_bot), None)
+        access = TableAccess(
+            public=record.public,
+            invite_hash=record.invite_hash,
+            host_index=host,
+            spectators_allowed=bool(record.settings.get("spectators_allowed", True)),
+        )
+        actor = self._new_actor(record.room_id, settings, record.created_at.timestamp(), access)
         for stored in sorted(record.players, key=lambda p: p.player_index):
             actor.players.append(
                 Player(stored.player_index, stored.name, stored.token_hash, stored.is_bot)

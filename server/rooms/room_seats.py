@@ -67,6 +67,10 @@ class RoomSeats(StoreOutage):
         )
         self.players.append(player)
         self.running_scores[player.player_index] = 0
+        if self.access.host_index is None:
+            # The table's first human is its host (the creator, who joins first).
+            await self.store.set_host(self.room_id, player.player_index)
+            self.access.host_index = player.player_index
         # Answer once the seat change (and a deal it starts) is done, so the caller sees it.
         await self._seats_changed()
         command.reply.set_result(

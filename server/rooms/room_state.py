@@ -14,6 +14,7 @@ from typing import Any
 
 from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
+from server.rooms.access import TableAccess
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import StateTexts, encode, room_json
@@ -37,8 +38,11 @@ class RoomState:
         clock: Clock,
         table_settings: TableSettings,
         created_at: float,
+        access: TableAccess | None = None,
     ) -> None:
         self.room_id = room_id
+        # Rooms built without one (in-process tests) are public, as every room once was.
+        self.access = access or TableAccess(public=True, invite_hash=None)
         self.settings = settings
         self.store = store
         self.clock = clock
@@ -200,6 +204,9 @@ class RoomState:
             "players": players,
             "scores": self._scores_by_name(),
             "spectators": len(self.spectators),
+            "public": self.access.public,
+            "host": self.access.host_index,
+            "spectators_allowed": self.access.spectators_allowed,
         }
 
     def _room_text(self) -> str:
@@ -213,6 +220,7 @@ class RoomState:
             tuple(sorted(self.player_connections)),
             len(self.spectators),
             tuple(sorted(self.running_scores.items())),
+            (self.access.public, self.access.host_index, self.access.spectators_allowed),
         )
         if self._room_cache is None or self._room_cache[0] != key:
             self._room_cache = (key, room_json(self.public_room()))

@@ -33,7 +33,7 @@ from server.store.errors import (
 )
 from server.store.finishing import record_finished_deal
 from server.store.outages import outages_unavailable, reaching_database
-from server.store.records import RoomRecord
+from server.store.records import RoomAccessRecord, RoomRecord
 from server.store.schema import (
     deal_actions,
     deals,
@@ -125,9 +125,19 @@ class Store:
 
     @outages_unavailable
     async def create_room(
-        self, room_id: str, variant: str, settings: dict[str, Any], created_at: datetime
+        self,
+        room_id: str,
+        variant: str,
+        settings: dict[str, Any],
+        created_at: datetime,
+        *,
+        public: bool = True,
+        invite_hash: str | None = None,
     ) -> None:
-        """Store a new room, status "waiting". Raises `DuplicateRecordError` for a reused id."""
+        """Store a new room, status "waiting". Raises `DuplicateRecordError` for a reused id.
+
+        `invite_hash` is `hash_token` of the invite secret; the secret is never stored.
+        """
         try:
             async with self._writing() as conn:
                 await conn.execute(
@@ -137,6 +147,8 @@ class Store:
                         status="waiting",
                         settings=settings,
                         created_at=created_at,
+                        public=public,
+                        invite_hash=invite_hash,
                     )
                 )
         except IntegrityError as error:
@@ -170,6 +182,22 @@ class Store:
             raise DuplicateRecordError(
                 f"room {room_id!r} already has player {player_index}"
             ) from error
+
+    @outages_unavailable
+    async def set_host(self, room_id: str, host_index: int | None) -> None:
+        """Make `host_index` the room's host (None: nobody is)."""
+        async with self._writing() as conn:
+            updated = await conn.execute(
+                rooms.update().where(rooms.c.room_id == room_id).values(host_index=host_index)
+            )
+            if updated.rowcount == 0:
+                raise UnknownRoomError(f"no room {room_id!r}")
+
+    @outages_unavailable
+    async def room_access(self, room_id: str) -> RoomAccessRecord | None:
+        """Who may see the room: its public flag, invite hash and seated humans' token hashes."""
+        async with self.engine.connect() as conn:
+            return await reading.room_access(conn, room_id)
 
     @outages_unavailable
     async def set_room_status(self, room_id: str, status: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.api.live_server import INVITES
 from tests.live import free_port
 from tests.serve import ServerProcess, serve_command, server_environment
 
@@ -56,6 +57,8 @@ class GuardedHall:
         url = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
         if token:
             url += f"?token={token}"
+        elif room_id in INVITES:  # a spectator of a private table comes with the link
+            url += f"?invite={INVITES[room_id]}"
         return await connect(url, local_addr=(address, 0), open_timeout=10, **options)
 
     def raw(self, address: str, timeout: float = 10) -> socket.socket:
