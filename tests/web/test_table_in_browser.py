@@ -31,7 +31,8 @@ def open_table_from_lobby(page: Page, server: LiveServer, variant: str, name: st
     page.get_by_test_id(f"variant-{variant}").check()
     page.get_by_test_id("create-room").click()
     invite = page.get_by_test_id("invite-link")
-    expect(invite).to_have_value(re.compile(r"/rooms/[^/]+$"))
+    # The link carries the table's secret in its fragment (the table is unlisted).
+    expect(invite).to_have_value(re.compile(r"/rooms/[^/#]+#invite=[A-Za-z0-9_-]{32}$"))
     page.get_by_test_id("lobby-join-name").fill(name)
     page.get_by_test_id("lobby-join").click()
     expect(page.locator("#created-status")).to_contain_text("You sit at")
@@ -45,7 +46,8 @@ def open_table_from_lobby(page: Page, server: LiveServer, variant: str, name: st
     page.set_viewport_size(DESKTOP)
     # Filling the seats takes the person to the table, which starts the game once seated.
     page.get_by_test_id("lobby-bots").click()
-    expect(page).to_have_url(table_url)
+    # The table page keeps the secret and takes it out of the address bar.
+    expect(page).to_have_url(table_url.split("#")[0])
 
 
 def check_result_panel(page: Page, variant: str) -> bool:
