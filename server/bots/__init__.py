@@ -4,7 +4,10 @@
 It reads nothing but the seat's own `view` (docs/engine.md) and its `legal` actions, so a
 bot covering a timed-out player knows exactly what that player's client knew.
 
-Levels:
+Levels, weakest first (`LEVELS` is in that order):
+- ``"easy"``: the baseline's efficiency with human-like slips (a near-miss discard now
+  and then, a claim let go, no kongs), decided by a hash of what the seat sees so that
+  replays repeat them (see `slips.py`).
 - ``"baseline"``: tile efficiency only (fewest steps to ready, then most useful tiles).
 - ``"full"``: aims at hands that can win, weighing efficiency against the fan the hand
   can reach (see `plans.py`), defends against plain dangers (`safety.py`) and, in
@@ -20,7 +23,7 @@ from server.bots.own_turn import decide_turn
 from server.bots.seat_view import read_view
 from server.engine.actions import Action
 
-LEVELS = ("baseline", "full")
+LEVELS = ("easy", "baseline", "full")
 
 
 def choose_action(view: dict[str, Any], legal: list[Action], level: str = "full") -> Action:

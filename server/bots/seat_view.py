@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile, is_bonus
-
-MIN_FAN_OF_VARIANT = {"hk": 3, "kaki3": 5}
 
 
 @dataclass(frozen=True)
@@ -55,13 +54,15 @@ class SeatView:
     last_discard: tuple[str, Tile] | None
     opponents: tuple[OpponentView, ...]
     unseen: dict[Tile, int]
+    # The table's house rules (the view's "rules"; the seed's rules when a view has none).
+    rules: TableRules
     # Scratch space for one decision: hand readings already worked out (see evaluation).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def min_fan(self) -> int:
-        """The table's fan minimum: 3 in Hong Kong, 5 in 3 Kaki."""
-        return MIN_FAN_OF_VARIANT[self.variant]
+        """The table's fan minimum under its house rules (seed: 3 Hong Kong, 5 3 Kaki)."""
+        return self.rules.min_fan
 
     def unseen_count(self, tile: Tile) -> int:
         """Copies of `tile` this seat has not seen (0 for a kind that is all out)."""
@@ -145,4 +146,13 @@ def read_view(view: dict[str, Any]) -> SeatView:
         last_discard=(last["seat"], last["tile"]) if last else None,
         opponents=opponents,
         unseen=_unseen_counts(view["variant"], seen),
+        rules=_rules_of(view),
     )
+
+
+def _rules_of(view: dict[str, Any]) -> TableRules:
+    """The view's house rules; a view without them (an older client's) has the seed's."""
+    rules = view.get("rules")
+    if rules is None:
+        return TableRules.default(view["variant"])
+    return TableRules.from_json(rules, view["variant"])

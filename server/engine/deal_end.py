@@ -28,8 +28,8 @@ def score_win(
     """The score of `seat` winning with `concealed` (winning tile included), if it is a win.
 
     The shape check runs first so the full scoring runs only for complete hands (callers
-    filter with `deal_filters` before this). A win must also reach the table's minimum fan
-    (`ScoreResult.valid`).
+    filter with `deal_filters` before this). A win must also reach the minimum fan of the
+    table's house rules (`ScoreResult.valid`).
     """
     if not is_complete(concealed, state.variant.name):
         return None
@@ -44,7 +44,7 @@ def score_win(
         round_wind=state.settings.round_wind,
         flags=flags,
     )
-    result: ScoreResult = score_hand(hand)
+    result: ScoreResult = score_hand(hand, state.settings.rules)
     return (result, hand) if result.valid else None
 
 
@@ -95,7 +95,7 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
             settlement += kaki3_win_payments(variant, win)
             settlement += _kaki3_after_win_payments(state, winner.seat)
         else:
-            settlement += hk_win_payments(variant, win)
+            settlement += hk_win_payments(variant, win, state.settings.rules)
         events.append(
             {
                 "type": "win",
