@@ -47,6 +47,10 @@ CLOSE_TOO_SLOW = 4408
 CLOSE_FLOOD = 4429
 # The host turned spectators off: only seated players may connect.
 CLOSE_NO_SPECTATORS = 4431
+# The host's controls (server/rooms/host_controls.py), sent by seated players.
+HOST_COMMANDS = frozenset(
+    ("pause", "resume", "end_game", "make_host", "remove_player", "offer_seat", "bot_level")
+)
 # A client over its open-socket cap may retry this many seconds later.
 SOCKET_RETRY_SECONDS = 5
 
@@ -360,6 +364,8 @@ def parse_client_message(text: str, connection: SocketConnection) -> Any:
         return cmd.PlayerAction(connection, message["action"], message_id)
     if kind == "next_deal":
         return cmd.NextDealReady(connection, message_id)
+    if kind in HOST_COMMANDS:
+        return cmd.HostCommand(connection, kind, message, message_id)
     if kind == "ping":
         connection.push(json.dumps({"type": "pong", "id": message_id}))
         return None

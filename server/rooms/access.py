@@ -22,6 +22,14 @@ def new_invite() -> str:
     return secrets.token_urlsafe(INVITE_BYTES)
 
 
+@dataclass(frozen=True)
+class Pause:
+    """The table is paused: clocks stand still from `since`; `by` is the player who paused."""
+
+    since: float
+    by: int
+
+
 @dataclass
 class TableAccess:
     """A room's privacy and host, as the room actor holds them."""

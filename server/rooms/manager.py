@@ -156,8 +156,13 @@ class RoomManager:
         return list(await self._ask(actor, lambda reply: cmd.AddBots(reply=reply)))
 
     def token_room(self, token: str) -> str | None:
-        """The id of the open room a token belongs to, if any."""
-        return self._token_rooms.get(hash_token(token))
+        """The id of the open room a token belongs to, if any (a removed player's: none)."""
+        token_hash = hash_token(token)
+        room_id = self._token_rooms.get(token_hash)
+        actor = self.rooms.get(room_id) if room_id is not None else None
+        if actor is None or all(p.token_hash != token_hash for p in actor.players):
+            return None
+        return room_id
 
     def list_rooms(self, status: str | None = None) -> list[dict[str, Any]]:
         """Summaries of the open public rooms, newest first; `status="waiting"` keeps those

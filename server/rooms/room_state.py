@@ -14,10 +14,10 @@ from typing import Any
 
 from server.engine import Action, legal_actions, pending_seats
 from server.rooms import commands as cmd
-from server.rooms.access import TableAccess
+from server.rooms.access import Pause, TableAccess
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.deal_in_play import DealInPlay
-from server.rooms.messages import StateTexts, encode, room_json
+from server.rooms.messages import StateTexts, encode, epoch_ms, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
@@ -63,6 +63,11 @@ class RoomState:
         self.idle_since: float | None = created_at
         # While the store is down (server/rooms/store_outage.py): when the clocks paused.
         self.store_down_since: float | None = None
+        # The host's controls (server/rooms/host_controls.py): a pause stops every clock;
+        # `host_version` grows with each host event, so the room object is rebuilt.
+        self.pause: Pause | None = None
+        self.host_events: list[dict[str, Any]] = []
+        self.host_version = 0
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
         self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
@@ -207,6 +212,10 @@ class RoomState:
             "public": self.access.public,
             "host": self.access.host_index,
             "spectators_allowed": self.access.spectators_allowed,
+            "paused": None
+            if self.pause is None
+            else {"by": self.pause.by, "since": epoch_ms(self.pause.since)},
+            "host_events": self.host_events,
         }
 
     def _room_text(self) -> str:
@@ -221,6 +230,7 @@ class RoomState:
             len(self.spectators),
             tuple(sorted(self.running_scores.items())),
             (self.access.public, self.access.host_index, self.access.spectators_allowed),
+            self.host_version,
         )
         if self._room_cache is None or self._room_cache[0] != key:
             self._room_cache = (key, room_json(self.public_room()))
@@ -234,7 +244,7 @@ class RoomState:
         deal = self.deal
         # While the store is down the clocks stand still and nothing can be saved: the
         # state shows no deadlines and offers no actions.
-        running = self.store_down_since is None
+        running = self.store_down_since is None and self.pause is None
         return StateTexts(
             seq=self.seq,
             deal_state=deal.state if deal else None,

@@ -29,20 +29,21 @@ from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay
+from server.rooms.host_controls import HostControls
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
     RoomClosedError,
     RoomFullError,
 )
-from server.rooms.room_seats import CLOSE_SERVICE_RESTART, RoomSeats
+from server.rooms.room_seats import CLOSE_SERVICE_RESTART
 from server.rooms.store_outage import TableStopping
 from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class RoomActor(RoomSeats):
+class RoomActor(HostControls):
     """Owns one room: every command that changes it runs here, one at a time (see RoomState);
     seats and connections are handled in RoomSeats."""
 
@@ -104,6 +105,8 @@ class RoomActor(RoomSeats):
             await self._on_player_action(command)
         elif isinstance(command, cmd.NextDealReady):
             await self._on_next_deal_ready(command)
+        elif isinstance(command, cmd.HostCommand):
+            await self._on_host_command(command)
         elif isinstance(command, cmd.Join):
             await self._on_join(command)
         elif isinstance(command, cmd.AddBots):
@@ -119,6 +122,7 @@ class RoomActor(RoomSeats):
                 self.deal is not None
                 and self.deal.deal_no == command.after_deal_no
                 and self.deal.ended
+                and self.pause is None  # resuming schedules it again
             ):
                 await self._start_next_deal()
         elif isinstance(command, cmd.Resume):
@@ -144,6 +148,9 @@ class RoomActor(RoomSeats):
         if deal is None or deal.ended:
             refuse("no_deal", "no deal is in progress")
             return
+        if self.pause is not None:
+            refuse("paused", "the table is paused")
+            return
         seat = deal.seat_of(connection.player_index)
         assert seat is not None
         try:
@@ -168,6 +175,8 @@ class RoomActor(RoomSeats):
         deal = self.deal
         if deal is None or deal.ended or deal.turns.get(seat, (0, -1))[1] != token:
             return  # superseded: the seat already acted, or the deal moved on
+        if self.pause is not None:
+            return  # resuming arms fresh timers with the time that was left
         player_index = deal.seat_players[seat]
         if reason is None:
             if not self.is_covered(player_index):
@@ -177,7 +186,12 @@ class RoomActor(RoomSeats):
         if not legal:
             return
         try:
-            action = choose_action(view(deal.state, seat), legal, self.table_settings.bot_level)
+            level = (
+                self.bot_level_of(player_index)
+                if self.players[player_index].is_bot
+                else self.table_settings.bot_level
+            )
+            action = choose_action(view(deal.state, seat), legal, level)
             if action not in legal:
                 raise ValueError(f"bot chose {action} outside legal")
         except Exception:  # a bot bug must not stall the table: take the safest legal move
@@ -196,7 +210,7 @@ class RoomActor(RoomSeats):
 
     async def _on_deal_timeout(self, deal_id: int) -> None:
         deal = self.deal
-        if deal is None or deal.ended or deal.deal_id != deal_id:
+        if deal is None or deal.ended or deal.deal_id != deal_id or self.pause is not None:
             return
         if self.clock.now() < deal.deadline:
             return  # armed before an outage moved the deadline on; a later timer is set
@@ -334,6 +348,9 @@ class RoomActor(RoomSeats):
             connection.push(
                 error_message("no_deal", "no deal is waiting to start", command.message_id)
             )
+            return
+        if self.pause is not None:
+            connection.push(error_message("paused", "the table is paused", command.message_id))
             return
         self.ready_for_next.add(connection.player_index)
         humans = {index for index in self.player_connections if not self.players[index].is_bot}

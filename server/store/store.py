@@ -194,6 +194,27 @@ class Store:
                 raise UnknownRoomError(f"no room {room_id!r}")
 
     @outages_unavailable
+    async def hand_seat_to_bot(self, room_id: str, player_index: int) -> None:
+        """A removed player's seat goes to a bot: their token hash is dropped for good."""
+        await self._set_seat(room_id, player_index, is_bot=True, token_hash=None)
+
+    @outages_unavailable
+    async def seat_human(self, room_id: str, player_index: int, name: str, token_hash: str) -> None:
+        """A friend takes a bot's seat (its running score goes with the seat)."""
+        await self._set_seat(room_id, player_index, is_bot=False, token_hash=token_hash, name=name)
+
+    async def _set_seat(self, room_id: str, player_index: int, **values: Any) -> None:
+        async with self._writing() as conn:
+            updated = await conn.execute(
+                room_players.update()
+                .where(room_players.c.room_id == room_id)
+                .where(room_players.c.player_index == player_index)
+                .values(**values)
+            )
+            if updated.rowcount == 0:
+                raise UnknownRoomError(f"room {room_id!r} has no player {player_index}")
+
+    @outages_unavailable
     async def room_access(self, room_id: str) -> RoomAccessRecord | None:
         """Who may see the room: its public flag, invite hash and seated humans' token hashes."""
         async with self.engine.connect() as conn:
