@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from server.api import http, ws
+from server.api import http, settle_up, ws
 from server.api.address_limits import AddressBuckets, SocketCounts
 from server.api.limits import LimitSettings
 from server.api.request_guards import RequestGuards
@@ -91,6 +91,7 @@ def create_app(
     app.add_middleware(RequestGuards, limits=the_limits)
     http.install_error_handlers(app)
     app.include_router(http.router)
+    app.include_router(settle_up.router)
     app.include_router(ws.router)
     try:
         from server.observability import router as operations_router

@@ -24,7 +24,7 @@ from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.store import reading
+from server.store import reading, settling
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
 from server.store.errors import (
@@ -213,6 +213,14 @@ class Store:
             )
             if updated.rowcount == 0:
                 raise UnknownRoomError(f"room {room_id!r} has no player {player_index}")
+
+    @outages_unavailable
+    async def night_points(
+        self, token_hashes: list[str], since: datetime, until: datetime
+    ) -> tuple[list[str], dict[str, int]]:
+        """Points by player over the rooms these token hashes sit in (`settling.py`)."""
+        async with self.engine.connect() as conn:
+            return await settling.night_points(conn, token_hashes, since, until)
 
     @outages_unavailable
     async def room_access(self, room_id: str) -> RoomAccessRecord | None:
