@@ -80,6 +80,18 @@ export function fetchRoom(roomId, { token, invite } = {}) {
   return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}${query}`, undefined, token);
 }
 
+/** One game's settle-up: {balances, transfers, text}; `minor` is minor units per point. */
+export function settleUpGame(roomId, currency, minor, { token, invite } = {}) {
+  const query = new URLSearchParams({ currency, minor_per_point: String(minor) });
+  if (invite) query.set("invite", invite);
+  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}/settle-up?${query}`, undefined, token);
+}
+
+/** A night's settle-up over the rooms of `tokens`, between two ISO times. */
+export function nightSettleUp(body) {
+  return requestJson("POST", "/api/settle-up/night", body);
+}
+
 /**
  * One page of the room summaries of this server, newest first: {rooms, total, next_cursor}.
  * `status` is "waiting", "playing", "finished" or several of them joined by commas;

@@ -13,7 +13,9 @@ import {
   rememberedSeat,
 } from "./api.js";
 import { TableConnection } from "./connection.js";
+import { HostPanel } from "./host_panel.js";
 import { VARIANT_NAMES } from "./labels.js";
+import { SettleUpPanel } from "./settle_up.js";
 import { TableView } from "./table_view.js";
 import { tileShortName } from "./tiles.js";
 
@@ -61,6 +63,17 @@ const view = new TableView(roomId, {
     }
   },
 });
+
+const settleUp = new SettleUpPanel(roomId, () => {
+  const seat = rememberedSeat(roomId);
+  return { token: seat ? seat.token : null, invite };
+});
+const hostPanel = new HostPanel(
+  (message) => {
+    if (connection) connection.send(message);
+  },
+  () => settleUp.open(),
+);
 
 function showToast(text, kind = "error", tile = "") {
   const toast = byId("toast");
@@ -119,6 +132,7 @@ function handleMessage(message) {
     // A named measure per drawn state, cheap enough to keep: bench/bench_client.py reads it.
     const started = performance.now();
     view.render(message, false);
+    hostPanel.render(message);
     performance.measure("render-state", { start: started });
     renderCount += 1;
     if (renderCount % 5000 === 0) performance.clearMeasures("render-state");
