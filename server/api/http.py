@@ -19,6 +19,7 @@ from server.api.models import AddBots as AddBotsBody
 from server.api.models import CreateRoom, JoinRoom
 from server.api.room_access import INVITE_REQUIRED, may_see_room, seated_player_index
 from server.api.room_pages import room_page
+from server.engine.rules import RulesError, TableRules
 from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
@@ -148,12 +149,17 @@ def _spend(request: Request, buckets_name: str, what: str) -> None:
 async def create_room(request: Request, body: CreateRoom) -> dict[str, str]:
     """Open a table; answers its id, its invite secret and the invite link."""
     _spend(request, "room_buckets", "new tables")
+    try:
+        rules = None if body.rules is None else TableRules.from_json(body.rules, body.variant)
+    except RulesError as error:
+        raise ApiError(422, "validation_error", str(error)) from None
     settings = RoomSettings(
         variant=body.variant,
         turn_seconds=float(body.turn_seconds),
         deal_seconds=float(body.deal_seconds),
         rounds=body.rounds,
         name=body.name,
+        rules=None if rules is None or rules.is_default else rules.to_json(),
     )
     try:
         room_id, invite = await manager_of(request).open_table(

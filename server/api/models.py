@@ -8,7 +8,7 @@ and table names) are cleaned the same way by `display_name`.
 from __future__ import annotations
 
 import unicodedata
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -52,6 +52,8 @@ class CreateRoom(BaseModel):
     # Tables are unlisted unless their creator makes them public.
     public: bool = False
     spectators: bool = True
+    # The house rules (`TableRules.from_json`, checked in the route against the variant).
+    rules: dict[str, Any] | None = None
 
     @field_validator("name")
     @classmethod

@@ -9,6 +9,7 @@ from typing import Any
 
 from server.engine import Action, DealSettings, replay, view
 from server.engine.game import Game
+from server.engine.rules import TableRules
 from server.rooms import commands as cmd
 from server.rooms.access import TableAccess, new_invite
 from server.rooms.clock import Clock
@@ -185,6 +186,7 @@ class RoomManager:
                     "turn_seconds": actor.settings.turn_seconds,
                     "deal_seconds": actor.settings.deal_seconds,
                     "rounds": actor.settings.rounds,
+                    "rules": actor.settings.table_rules.to_json(),
                 }
             )
         return summaries
@@ -248,8 +250,18 @@ class RoomManager:
             return
         deal_settings = open_deal.settings
         actions = [Action.from_json(stored.action) for stored in open_deal.actions]
+        stored_rules = deal_settings.get("rules")
+        rules = (
+            TableRules.from_json(stored_rules, settings.variant)
+            if stored_rules is not None
+            else settings.table_rules
+        )
         state = replay(
-            DealSettings(variant=settings.variant, round_wind=deal_settings.get("round_wind", "E")),
+            DealSettings(
+                variant=settings.variant,
+                round_wind=deal_settings.get("round_wind", "E"),
+                rules=rules,
+            ),
             open_deal.seed,
             actions,
         )

@@ -68,6 +68,10 @@ class RoomState:
         self.pause: Pause | None = None
         self.host_events: list[dict[str, Any]] = []
         self.host_version = 0
+        # Seconds left in each player's time bank, once drawn (server/rooms/time_bank.py);
+        # `_banks_drawn`: seat -> player whose bank is its deadline now.
+        self.time_bank_left: dict[int, float] = {}
+        self._banks_drawn: dict[str, int] = {}
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
         self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
@@ -174,6 +178,7 @@ class RoomState:
     def public_room(self) -> dict[str, Any]:
         """The room object of every `state`, and of `GET /api/rooms/{id}` (without the table)."""
         deal = self.deal
+        bank = float(self.settings.table_rules.time_bank_seconds)
         players = []
         for player in self.players:
             seat = (
@@ -190,6 +195,9 @@ class RoomState:
                     "connected": player.player_index in self.player_connections,
                     "bot_covered": self.is_covered(player.player_index),
                     "score": self.running_scores.get(player.player_index, 0),
+                    "time_bank_seconds": None
+                    if player.is_bot or not bank
+                    else round(self.time_bank_left.get(player.player_index, bank), 1),
                 }
             )
         return {
@@ -200,6 +208,7 @@ class RoomState:
             "turn_seconds": self.settings.turn_seconds,
             "deal_seconds": self.settings.deal_seconds,
             "rounds": self.settings.rounds,
+            "rules": self.settings.table_rules.to_json(),
             "seat_count": len(self.settings.seats),
             "deal_no": deal.deal_no if deal else 0,
             "deals_total": deals_total(self.settings),
@@ -231,6 +240,7 @@ class RoomState:
             tuple(sorted(self.running_scores.items())),
             (self.access.public, self.access.host_index, self.access.spectators_allowed),
             self.host_version,
+            tuple(sorted(self.time_bank_left.items())),
         )
         if self._room_cache is None or self._room_cache[0] != key:
             self._room_cache = (key, room_json(self.public_room()))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from server.engine.rules import TableRules
+
 SEATS_BY_VARIANT = {"hk": ("E", "S", "W", "N"), "kaki3": ("E", "S", "W")}
 # 3 Kaki has no regular wind rounds (the winner deals next), so one "round" is one deal per seat.
 KAKI3_DEALS_PER_ROUND = 3
@@ -19,6 +21,16 @@ class RoomSettings:
     deal_seconds: float = 300.0
     rounds: int = 1
     name: str = ""
+    # The house rules chosen at creation, as `TableRules.to_json` wrote them; None: the
+    # seed's rules of the variant (rooms older than house rules read back so).
+    rules: dict[str, Any] | None = None
+
+    @property
+    def table_rules(self) -> TableRules:
+        """The house rules in force at this table."""
+        if self.rules is None:
+            return TableRules.default(self.variant)
+        return TableRules.from_json(self.rules, self.variant)
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -34,7 +46,7 @@ class RoomSettings:
         """Read back what `to_json` stored (unknown keys from older versions are ignored)."""
         known = {
             key: stored[key]
-            for key in ("variant", "turn_seconds", "deal_seconds", "rounds", "name")
+            for key in ("variant", "turn_seconds", "deal_seconds", "rounds", "name", "rules")
             if key in stored
         }
         return cls(**known)

@@ -29,7 +29,6 @@ from server.observability import bind_log_context, metrics
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay
-from server.rooms.host_controls import HostControls
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
     NameTakenError,
@@ -38,12 +37,13 @@ from server.rooms.players import (
 )
 from server.rooms.room_seats import CLOSE_SERVICE_RESTART
 from server.rooms.store_outage import TableStopping
+from server.rooms.time_bank import TimeBanks
 from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class RoomActor(HostControls):
+class RoomActor(TimeBanks):
     """Owns one room: every command that changes it runs here, one at a time (see RoomState);
     seats and connections are handled in RoomSeats."""
 
@@ -185,6 +185,12 @@ class RoomActor(HostControls):
         legal = self.legal_now(seat)
         if not legal:
             return
+        if (
+            reason == "timeout"
+            and not self.is_covered(player_index)
+            and self._draw_time_bank(seat, player_index)
+        ):
+            return  # the bank's seconds first; the bot steps in when they run out too
         try:
             level = (
                 self.bot_level_of(player_index)
@@ -232,6 +238,7 @@ class RoomActor(HostControls):
         """After the deal state moved: end the deal, or re-arm the clocks; then broadcast."""
         deal = self.deal
         assert deal is not None
+        self._return_unused_banks()
         if deal.state.is_over:
             await self._finish_deal()
             return
@@ -251,7 +258,10 @@ class RoomActor(HostControls):
         seat_players = seating.seat_players(self.game)
         round_wind = self.game.round_wind
         seed = secrets.randbits(62)
-        deal_settings = DealSettings(variant=self.settings.variant, round_wind=round_wind)
+        rules = self.settings.table_rules
+        deal_settings = DealSettings(
+            variant=self.settings.variant, round_wind=round_wind, rules=rules
+        )
         state = new_deal(deal_settings, seed)
         now = self.clock.now()
         deal_no = self.game.deal_number + 1
@@ -260,6 +270,7 @@ class RoomActor(HostControls):
             "round_wind": round_wind,
             "dealer_player": self.game.player_at("E"),
             "dealer_passes": self.game.passes,
+            "rules": rules.to_json(),  # each stored deal says which rules it was played by
         }
         deal_id = await self._store_deal(deal_no, dealt, seed, seat_players, now)
         now = self.clock.now()  # later than the deal's start if the store was down

@@ -225,6 +225,9 @@ async def room_results(conn: AsyncConnection, room_id: str) -> dict[str, Any] | 
                 "patterns": deal.patterns,
                 "payments": deal.payments,
                 "scores": (deal.result or {}).get("scores", {}),
+                # The house rules the deal was played by (None: a deal from before them,
+                # played by the seed's rules of its variant).
+                "rules": (deal.settings or {}).get("rules"),
                 "players": {
                     seat: keys.get(int(index), str(index))
                     for seat, index in deal.seat_players.items()
