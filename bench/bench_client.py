@@ -11,6 +11,7 @@ the bytes of every file the table page loads.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
@@ -79,6 +80,8 @@ def page_weight(urls: set[str]) -> int:
     total = 0
     for url in urls:
         path = url.split("/", 3)[3] if url.count("/") >= 3 else ""
+        # The pages link the client under a version path: /static/v/<version>/<file>.
+        path = re.sub(r"^static/v/[^/]+/", "static/", path)
         if path.startswith("static/"):
             total += (WEB / path.removeprefix("static/")).stat().st_size
         elif path.startswith("rooms/"):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import signal
@@ -45,9 +44,8 @@ try:
 finally:
     profile.dump_stats(output)
 """
-BARE_PAD = (
-    1600  # filler so the bare server's messages match the hall's size (checked in the report)
-)
+# Filler so the bare server's messages match the hall's size (checked in the report).
+BARE_PAD = 1565
 
 
 # ----------------------------------------------------------------------------- servers
@@ -127,7 +125,13 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
 
 
 def run_bare_server(port: int) -> None:
-    """The baseline: receive an action, send four personalised messages, nothing else."""
+    """The baseline: receive an action, send four personalised messages, nothing else.
+
+    As fast as a bare server gets, so the ratio is to the real limit: orjson (as the hall
+    encodes) and uvloop (as the hall runs), the same message shape and size as the hall's.
+    """
+    import orjson
+    import uvloop
     from websockets.asyncio.server import serve
 
     rooms: dict[str, dict[str, Any]] = {}
@@ -161,7 +165,7 @@ def run_bare_server(port: int) -> None:
                 else [],
                 "pad": "x" * BARE_PAD,
             }
-            await connection.send(json.dumps(message))
+            await connection.send(orjson.dumps(message).decode())
 
     async def handler(connection: Any) -> None:
         query = parse_qs(urlparse(connection.request.path).query)
@@ -172,7 +176,7 @@ def run_bare_server(port: int) -> None:
         if all(room["clients"]):
             await broadcast(room)
         async for text in connection:
-            message = json.loads(text)
+            message = orjson.loads(text)
             if message.get("type") == "action":
                 room["turn"] = (room["turn"] + 1) % SEATS
                 await broadcast(room)
@@ -181,7 +185,7 @@ def run_bare_server(port: int) -> None:
         async with serve(handler, "127.0.0.1", port, max_size=2**20, compression=None):
             await asyncio.Future()
 
-    asyncio.run(main())
+    uvloop.run(main())
 
 
 # ----------------------------------------------------------------------------- the run

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from server.api import http, settle_up, ws
+from server.api import http, settle_up, variant_info, ws
 from server.api.address_limits import AddressBuckets, SocketCounts
 from server.api.limits import LimitSettings
 from server.api.request_guards import RequestGuards
+from server.observability import HallMetrics, metrics, watch_rooms
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import TableSettings
+from server.settings import Settings
 from server.store import Store, open_store
 
 log = logging.getLogger(__name__)
@@ -26,24 +27,6 @@ WS_PING_TIMEOUT = 10.0
 WS_MAX_SIZE = 64 * 1024
 
 
-def table_settings_from_env() -> TableSettings:
-    """Server-wide table knobs from `MAHJONG_BOT_DELAY`, `MAHJONG_NEXT_DEAL_SECONDS`, `MAHJONG_IDLE_CLOSE_SECONDS`."""
-    defaults = TableSettings()
-    return TableSettings(
-        bot_delay=float(os.environ.get("MAHJONG_BOT_DELAY", defaults.bot_delay)),
-        join_grace_seconds=float(
-            os.environ.get("MAHJONG_JOIN_GRACE_SECONDS", defaults.join_grace_seconds)
-        ),
-        next_deal_seconds=float(
-            os.environ.get("MAHJONG_NEXT_DEAL_SECONDS", defaults.next_deal_seconds)
-        ),
-        idle_close_seconds=float(
-            os.environ.get("MAHJONG_IDLE_CLOSE_SECONDS", defaults.idle_close_seconds)
-        ),
-        bot_level=os.environ.get("MAHJONG_BOT_LEVEL", defaults.bot_level),
-    )
-
-
 def create_app(
     database_url: str | None = None,
     *,
@@ -51,27 +34,33 @@ def create_app(
     clock: Clock | None = None,
     table_settings: TableSettings | None = None,
     limits: LimitSettings | None = None,
+    settings: Settings | None = None,
+    registry: HallMetrics | None = None,
 ) -> FastAPI:
     """The Mahjong Hall app. On startup it opens the store and reopens every unfinished room.
 
     Pass `store` to share an open store (then the caller closes it), `clock` to drive the
     timers (and the rate limits) by hand in tests, `table_settings` for bot pace and room
-    lifetime, `limits` for the limits against abuse (default: from the environment).
+    lifetime, `limits` for the limits against abuse, `settings` for the rest (`serve`
+    passes `Settings.from_environ`; the default is every setting's default, whatever the
+    environment holds), `registry` for the metrics (default: the process's registry).
     """
+    the_settings = settings or Settings()
     the_clock = clock or SystemClock()
-    the_limits = limits or LimitSettings.from_environ(os.environ)
+    the_limits = limits or the_settings.limits
+    the_table_settings = table_settings or the_settings.table
+    the_registry = registry or metrics
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own_store = store is None
         the_store = await open_store(database_url) if store is None else store
-        manager = RoomManager(the_store, the_clock, table_settings or table_settings_from_env())
+        manager = RoomManager(the_store, the_clock, the_table_settings, the_registry)
         manager.set_caps(the_limits.open_rooms, the_limits.spectators_per_room)
         app.state.store = the_store
         app.state.rooms = manager
-        from server.observability import watch_rooms
-
-        watch_rooms(manager)  # /metrics reads rooms, tables and connections from it
+        # /metrics reads rooms, tables and connections from the rooms' snapshots.
+        watch_rooms(manager.snapshots, the_registry)
         reopened = await manager.recover()
         if reopened:
             log.info("reopened %d rooms from the store", reopened)
@@ -83,15 +72,22 @@ def create_app(
                 await the_store.close()
 
     app = FastAPI(title="Mahjong Hall", lifespan=lifespan)
-    app.state.ws_rate = ws.rate_limits_from_env()
+    app.state.settings = the_settings
+    app.state.metrics = the_registry
+    app.state.ws_rate = the_settings.socket_rate
+    app.state.admin_token = the_settings.admin_token
     app.state.limits = the_limits
     app.state.room_buckets = AddressBuckets(the_limits.rooms_per_minute, the_clock)
     app.state.join_buckets = AddressBuckets(the_limits.joins_per_minute, the_clock)
     app.state.sockets = SocketCounts(the_limits.sockets_per_address)
     app.add_middleware(RequestGuards, limits=the_limits)
+    # The sockets' rate limits run on real time even when a test drives the rooms' clock
+    # by hand: a client's pace is real, and a frozen bucket would never refill.
+    app.state.socket_clock = SystemClock()
     http.install_error_handlers(app)
     app.include_router(http.router)
     app.include_router(settle_up.router)
+    app.include_router(variant_info.router)
     app.include_router(ws.router)
     try:
         from server.observability import router as operations_router

@@ -6,6 +6,8 @@
 // A table's invite secret (from its link's fragment) is remembered under
 // "mahjong-hall:invite:<room_id>": it lets this browser join, watch or add bots again.
 
+import { has, t } from "./i18n.js";
+
 const SEAT_KEY_PREFIX = "mahjong-hall:seat:";
 const NAME_KEY = "mahjong-hall:name";
 const INVITE_KEY_PREFIX = "mahjong-hall:invite:";
@@ -31,7 +33,7 @@ async function requestJson(method, path, body, token) {
   try {
     response = await fetch(path, options);
   } catch (networkError) {
-    throw new ApiError(0, "network", "The server cannot be reached. Check the connection and try again.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let answer = null;
   try {
@@ -51,11 +53,18 @@ async function requestJson(method, path, body, token) {
   return answer;
 }
 
+// The server sends a code; the page words it. Its English message is the last resort.
 function describeError(error, status) {
   if (error.code === "validation_error" && Array.isArray(error.details) && error.details.length) {
-    return error.details.map((detail) => `${(detail.loc || []).slice(-1)[0] || "field"}: ${detail.msg}`).join("; ");
+    const fields = error.details.map((detail) => fieldName((detail.loc || []).slice(-1)[0])).join(t("list.comma"));
+    return t("error.validation_error", { fields });
   }
-  return error.message || `The server answered ${status}.`;
+  if (error.code && has(`error.${error.code}`)) return t(`error.${error.code}`);
+  return error.message || t("error.http", { status });
+}
+
+function fieldName(field) {
+  return has(`field.${field}`) ? t(`field.${field}`) : String(field || "");
 }
 
 /** Creates a room; `settings` is {variant, turn_seconds, deal_seconds, rounds, name}. */

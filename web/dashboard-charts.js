@@ -14,7 +14,7 @@ function svgElement(tag, attributes = {}, text = null) {
  * Draws vertical bars into `container`. `bars` is a list of {label, value, kind}; `kind`
  * adds a class (`bar-win`...) for a colour. Replaces whatever the container held.
  */
-export function columnChart(container, bars, { title = "" } = {}) {
+export function columnChart(container, bars, { title = "", emptyText = "no deals yet" } = {}) {
   const width = 360;
   const height = 200;
   const left = 34;
@@ -25,10 +25,10 @@ export function columnChart(container, bars, { title = "" } = {}) {
   const plotHeight = height - bottom - top;
   const slot = bars.length ? (width - left - 8) / bars.length : 0;
   svg.append(svgElement("line", { class: "axis", x1: left, y1: height - bottom, x2: width - 4, y2: height - bottom }));
-  svg.append(svgElement("text", { x: left - 4, y: top + 4, "text-anchor": "end" }, String(max)));
+  svg.append(svgElement("text", { x: left - 4, y: top + 4, "text-anchor": "end" }, max.toLocaleString(document.documentElement.lang)));
   svg.append(svgElement("text", { x: left - 4, y: height - bottom, "text-anchor": "end" }, "0"));
   if (!bars.length || bars.every((bar) => bar.value === 0)) {
-    svg.append(svgElement("text", { class: "empty", x: width / 2, y: height / 2, "text-anchor": "middle" }, "no deals yet"));
+    svg.append(svgElement("text", { class: "empty", x: width / 2, y: height / 2, "text-anchor": "middle" }, emptyText));
   }
   bars.forEach((bar, index) => {
     const barHeight = (bar.value / max) * plotHeight;
@@ -51,7 +51,7 @@ export function columnChart(container, bars, { title = "" } = {}) {
 }
 
 /** Horizontal bars, for long labels such as pattern ids. */
-export function barList(container, bars, { title = "" } = {}) {
+export function barList(container, bars, { title = "", emptyText = "no winning hands yet" } = {}) {
   const width = 360;
   const rowHeight = 20;
   const labelWidth = 130;
@@ -59,7 +59,7 @@ export function barList(container, bars, { title = "" } = {}) {
   const svg = svgElement("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
   const max = Math.max(1, ...bars.map((bar) => bar.value));
   if (!bars.length) {
-    svg.append(svgElement("text", { class: "empty", x: width / 2, y: height / 2, "text-anchor": "middle" }, "no winning hands yet"));
+    svg.append(svgElement("text", { class: "empty", x: width / 2, y: height / 2, "text-anchor": "middle" }, emptyText));
   }
   bars.forEach((bar, index) => {
     const y = 5 + index * rowHeight;

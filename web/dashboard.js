@@ -3,10 +3,23 @@
 // Names come from players, so every value is put on the page with textContent.
 
 import { barList, columnChart } from "/dashboard/assets/dashboard-charts.js";
+import { LOCALE, formatNumber, has, installLanguageMenu, t, translatePage } from "/static/i18n.js";
+import { patternName, paymentReason, variantName } from "/static/labels.js";
+import { tileShortName } from "/static/tiles.js";
 
 const TOKEN_KEY = "mahjong-hall-admin-token";
 const PAGE_SIZE = 25;
-const VARIANT_NAMES = { hk: "Hong Kong", kaki3: "3 Kaki" };
+
+// The server names its bots "Bot 2"; the dashboard words them in the page's language.
+function shownName(name, isBot = false) {
+  const bot = /^Bot (\d+)$/.exec(name || "");
+  if (bot) return t("seat.bot_name", { number: Number(bot[1]) });
+  return isBot ? t("dash.bot_name", { name }) : name;
+}
+
+function outcomeName(outcome) {
+  return has(`dash.outcome.${outcome}`) ? t(`dash.outcome.${outcome}`) : String(outcome);
+}
 
 const state = { tab: "deals", offset: 0, selectedDeal: null };
 
@@ -28,13 +41,14 @@ function element(tag, attributes = {}, ...children) {
 }
 
 function cell(text, className = null) {
-  return element("td", { class: className, text: text === null || text === undefined ? "–" : String(text) });
+  const shown = text === null || text === undefined ? "–" : typeof text === "number" ? formatNumber(text) : String(text);
+  return element("td", { class: className, text: shown });
 }
 
 function when(iso) {
   if (!iso) return "–";
   const moment = new Date(iso);
-  return moment.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
+  return moment.toLocaleString(LOCALE, { dateStyle: "short", timeStyle: "short" });
 }
 
 function minutes(seconds) {
@@ -85,7 +99,7 @@ function askForToken(rejected) {
   form.hidden = false;
   document.getElementById("token-error").hidden = !rejected;
   document.getElementById("token-input").focus();
-  setStatus("The dashboard is locked.");
+  setStatus(t("dash.locked"));
 }
 
 // ---------------------------------------------------------------- filters
@@ -104,14 +118,14 @@ async function showDeals() {
   const body = document.querySelector('[data-testid="deals-table"] tbody');
   body.replaceChildren(
     ...page.deals.map((deal) => {
-      const winner = deal.winners.map((w) => w.name || w.seat).join(", ");
+      const winner = deal.winners.map((w) => shownName(w.name) || w.seat).join(t("list.comma"));
       const row = element(
         "tr",
         { class: "clickable", "data-testid": "deal-row", "data-deal-id": String(deal.deal_id), tabindex: "0" },
         cell(when(deal.ended_at)),
-        cell(VARIANT_NAMES[deal.variant] || deal.variant),
+        cell(variantName(deal.variant)),
         cell(deal.room_id),
-        cell(deal.outcome, `outcome outcome-${deal.outcome}`),
+        cell(outcomeName(deal.outcome), `outcome outcome-${deal.outcome}`),
         cell(winner || "–"),
         cell(deal.fan, "number"),
         cell(minutes(deal.duration_seconds), "number"),
@@ -122,7 +136,7 @@ async function showDeals() {
       return row;
     }),
   );
-  if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "7", class: "muted", text: "No finished deals match." })));
+  if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "7", class: "muted", text: t("dash.no_deals") })));
   document.getElementById("newer").disabled = state.offset === 0;
   document.getElementById("older").disabled = !page.has_more;
 }
@@ -135,41 +149,44 @@ async function showDeal(dealId) {
   }
   const detail = document.getElementById("deal-detail");
   const players = element("table", { class: "grid" },
-    element("thead", {}, element("tr", {}, element("th", { text: "Seat" }), element("th", { text: "Player" }), element("th", { class: "number", text: "Net" }))),
-    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(p.seat), cell(p.is_bot ? `${p.name} (bot)` : p.name), cell(p.net_points, "number")))),
+    element("thead", {}, element("tr", {}, element("th", { text: t("dash.seat") }), element("th", { text: t("dash.player") }), element("th", { class: "number", text: t("dash.net") }))),
+    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(p.seat), cell(shownName(p.name, p.is_bot)), cell(p.net_points, "number")))),
   );
   const winners = deal.winners.length
     ? deal.winners.map((w) => element("div", { "data-testid": "deal-winner" },
-        element("strong", { text: `${w.name || w.seat} (${w.seat}) · ${w.fan} fan${w.limit ? " · limit" : ""} · ${w.points} points` }),
-        element("ul", {}, (w.patterns || []).map((p) => element("li", { "data-testid": "deal-pattern", text: `${p.id}: ${p.fan} fan` }))),
+        element("strong", { text: `${shownName(w.name) || w.seat} (${w.seat}) · ${t("result.fan", { fan: w.fan })}${w.limit ? ` · ${t("result.limit")}` : ""} · ${t("result.points", { points: w.points })}` }),
+        element("ul", {}, (w.patterns || []).map((p) => element("li", { "data-testid": "deal-pattern", text: `${patternName(p.id)}: ${t("result.fan", { fan: p.fan })}` }))),
       ))
-    : [element("p", { class: "muted", text: deal.outcome === "timeout" ? "Ended by the deal time limit: no winner." : "Drawn: no winner." })];
+    : [element("p", { class: "muted", text: t(deal.outcome === "timeout" ? "dash.no_winner_timeout" : "dash.no_winner_draw") })];
   const payments = element("table", { class: "grid", "data-testid": "deal-payments" },
-    element("thead", {}, element("tr", {}, ["From", "To", "Points", "Why"].map((h) => element("th", { text: h })))),
+    element("thead", {}, element("tr", {}, ["result.from", "result.to", "result.points_head", "result.reason"].map((key) => element("th", { text: t(key) })))),
     element("tbody", {}, deal.payments.map((p) => element("tr", {},
-      cell(`${p.from_name || ""} (${p.from})`), cell(`${p.to_name || ""} (${p.to})`), cell(p.points, "number"), cell(p.reason)))),
+      cell(`${shownName(p.from_name) || ""} (${p.from})`), cell(`${shownName(p.to_name) || ""} (${p.to})`), cell(p.points, "number"), cell(paymentReason(p.reason))))),
   );
   const actions = element("ol", { class: "actions-log", "data-testid": "deal-actions" },
     deal.actions.map((a) => {
       const { type, ...rest } = a.action;
-      const detailText = Object.values(rest).filter((v) => typeof v === "string").join(" ");
-      const who = a.seat ? `${a.player || a.seat} (${a.seat})` : "table";
-      const bot = a.by_bot ? ` · bot: ${a.bot_reason}` : "";
-      return element("li", { class: a.by_bot ? "bot" : null, text: `${who}: ${type} ${detailText}${bot}` });
+      const words = (value) => (/^([1-9][mpszfnac]|j)$/.test(value) ? tileShortName(value) : value);
+      const detailText = Object.values(rest).filter((v) => typeof v === "string").map(words).join(" ");
+      const who = a.seat ? `${shownName(a.player) || a.seat} (${a.seat})` : t("dash.the_table");
+      const reason = has(`dash.bot_reason.${a.bot_reason}`) ? t(`dash.bot_reason.${a.bot_reason}`) : a.bot_reason;
+      const bot = a.by_bot ? ` · ${t("dash.by_bot", { reason })}` : "";
+      const typeName = has(`dash.action.${type}`) ? t(`dash.action.${type}`) : type;
+      return element("li", { class: a.by_bot ? "bot" : null, text: `${who}: ${typeName} ${detailText}${bot}` });
     }),
   );
   detail.replaceChildren(
-    element("h2", { text: `Deal ${deal.deal_id} · ${VARIANT_NAMES[deal.variant] || deal.variant}` }),
+    element("h2", { text: t("dash.deal_title", { id: deal.deal_id, table: variantName(deal.variant) }) }),
     element("dl", {},
-      element("dt", { text: "Room" }), element("dd", { text: `${deal.room_id} · game ${deal.game_no}, deal ${deal.deal_no}` }),
-      element("dt", { text: "Played" }), element("dd", { text: `${when(deal.started_at)} – ${when(deal.ended_at)} (${minutes(deal.duration_seconds)})` }),
-      element("dt", { text: "Outcome" }), element("dd", { class: `outcome outcome-${deal.outcome}`, text: deal.outcome || "in progress" }),
-      element("dt", { text: "Seed" }), element("dd", { text: String(deal.seed) }),
+      element("dt", { text: t("dash.room") }), element("dd", { text: t("dash.room_line", { room: deal.room_id, game: deal.game_no, deal: deal.deal_no }) }),
+      element("dt", { text: t("dash.played") }), element("dd", { text: `${when(deal.started_at)} – ${when(deal.ended_at)} (${minutes(deal.duration_seconds)})` }),
+      element("dt", { text: t("dash.outcome") }), element("dd", { class: `outcome outcome-${deal.outcome}`, text: deal.outcome ? outcomeName(deal.outcome) : t("dash.in_progress") }),
+      element("dt", { text: t("dash.seed") }), element("dd", { text: String(deal.seed) }),
     ),
-    element("h3", { text: "Winners" }), ...winners,
-    element("h3", { text: "Players" }), players,
-    element("h3", { text: "Payments" }), payments,
-    element("h3", { text: `Actions (${deal.actions.length})` }), actions,
+    element("h3", { text: t("dash.winners") }), ...winners,
+    element("h3", { text: t("dash.players") }), players,
+    element("h3", { text: t("result.payments") }), payments,
+    element("h3", { text: t("dash.actions", { count: deal.actions.length }) }), actions,
   );
 }
 
@@ -180,21 +197,30 @@ async function showStandings() {
   const table = await api("/api/dashboard/standings", { ...filters(), include_bots: includeBots ? "true" : "" });
   const body = document.querySelector('[data-testid="standings-table"] tbody');
   body.replaceChildren(...table.players.map((p) => element("tr", { "data-testid": "standing-row" },
-    cell(p.is_bot ? `${p.name} (bot)` : p.name), cell(p.points, "number"), cell(p.deals, "number"),
+    cell(shownName(p.name, p.is_bot)), cell(p.points, "number"), cell(p.deals, "number"),
     cell(p.wins, "number"), cell(p.self_draws, "number"), cell(p.dealt_in, "number"),
     cell(p.average_winning_fan, "number"), cell(p.rooms, "number"))));
-  if (!table.players.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: "No players match." })));
+  if (!table.players.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: t("dash.no_players") })));
 }
 
 // ---------------------------------------------------------------- charts
 
+// A duration bucket in words, from its bounds in seconds (the server's label is English).
+function durationLabel(bucket) {
+  const minutes = (seconds) => formatNumber(seconds / 60);
+  if (bucket.to === null || bucket.to === undefined) return t("dash.chart.over", { from: minutes(bucket.from) });
+  if (!bucket.from) return t("dash.chart.under", { to: minutes(bucket.to) });
+  return t("dash.chart.range", { from: minutes(bucket.from), to: minutes(bucket.to) });
+}
+
 async function showCharts() {
   const charts = await api("/api/dashboard/charts", filters());
   const chart = (name) => document.querySelector(`[data-testid="chart-${name}"]`);
-  columnChart(chart("winning-fan"), charts.winning_fan.map((b) => ({ label: String(b.fan), value: b.count })), { title: "Winning fan" });
-  columnChart(chart("outcomes"), Object.entries(charts.outcomes).map(([outcome, count]) => ({ label: outcome, value: count, kind: outcome })), { title: "Outcomes" });
-  barList(chart("patterns"), charts.patterns.map((p) => ({ label: p.id, value: p.count })), { title: "Most frequent patterns" });
-  columnChart(chart("durations"), charts.durations.map((b) => ({ label: b.label, value: b.count })), { title: "Deal durations" });
+  const empty = { emptyText: t("dash.chart.no_deals") };
+  columnChart(chart("winning-fan"), charts.winning_fan.map((b) => ({ label: formatNumber(b.fan), value: b.count })), { title: t("dash.chart.winning_fan"), ...empty });
+  columnChart(chart("outcomes"), Object.entries(charts.outcomes).map(([outcome, count]) => ({ label: outcomeName(outcome), value: count, kind: outcome })), { title: t("dash.chart.outcomes"), ...empty });
+  barList(chart("patterns"), charts.patterns.map((p) => ({ label: patternName(p.id), value: p.count })), { title: t("dash.chart.patterns"), emptyText: t("dash.chart.no_wins") });
+  columnChart(chart("durations"), charts.durations.map((b) => ({ label: durationLabel(b), value: b.count })), { title: t("dash.chart.durations"), ...empty });
 }
 
 // ---------------------------------------------------------------- operations
@@ -203,20 +229,20 @@ async function showOperations() {
   const ops = await api("/api/dashboard/operations", filters());
   const live = ops.live;
   document.getElementById("live-summary").textContent =
-    `${live.tables} table(s) playing in ${live.rooms.length} open room(s); ${live.connected_players} player(s) connected, ${live.spectators} spectator(s).`;
+    t("dash.live_summary", { tables: live.tables, rooms: live.rooms.length, players: live.connected_players, spectators: live.spectators });
   document.querySelector('[data-testid="live-tables"] tbody').replaceChildren(...live.rooms.map((room) => element("tr", {},
     cell(room.name ? `${room.name} (${room.room_id})` : room.room_id),
-    cell(VARIANT_NAMES[room.variant] || room.variant), cell(room.status), cell(room.deal_no, "number"),
+    cell(variantName(room.variant)), cell(has(`lobby.status.${room.status}`) ? t(`lobby.status.${room.status}`) : room.status), cell(room.deal_no, "number"),
     element("td", {}, room.players.map((p, index) => element("span", {
       class: p.is_bot ? "muted" : p.connected ? "connected" : "away",
-      text: `${index ? ", " : ""}${p.name}${p.seat ? ` (${p.seat})` : ""}${p.is_bot ? " bot" : p.bot_covered ? " away, bot playing" : ""}`,
+      text: `${index ? t("list.comma") : ""}${shownName(p.name)}${p.seat ? ` (${p.seat})` : ""}${p.is_bot ? t("dash.bot_suffix") : p.bot_covered ? t("dash.away_suffix") : ""}`,
     }))),
     cell(room.spectators, "number"))));
   document.querySelector('[data-testid="bot-cover"] tbody').replaceChildren(...ops.bot_cover.map((row) => element("tr", {},
-    cell(row.name), cell(row.timed_out, "number"), cell(row.disconnected, "number"))));
-  document.getElementById("deal-limit-count").textContent = `${ops.deal_limit.count} deal(s) ended by the time limit.`;
+    cell(shownName(row.name)), cell(row.timed_out, "number"), cell(row.disconnected, "number"))));
+  document.getElementById("deal-limit-count").textContent = t("dash.deal_limit_count", { count: ops.deal_limit.count });
   document.getElementById("deal-limit-list").replaceChildren(...ops.deal_limit.recent.map((deal) => element("li", {},
-    element("a", { href: "#", text: `Deal ${deal.deal_id} · ${VARIANT_NAMES[deal.variant] || deal.variant} · ${deal.room_id} · ${when(deal.ended_at)}`,
+    element("a", { href: "#", text: `${t("dash.deal_title", { id: deal.deal_id, table: variantName(deal.variant) })} · ${deal.room_id} · ${when(deal.ended_at)}`,
       onclick: (event) => { event.preventDefault(); selectTab("deals"); showDeal(deal.deal_id).catch(report); } }))));
 }
 
@@ -229,11 +255,11 @@ function report(error) {
     askForToken(Boolean(localStorage.getItem(TOKEN_KEY)));
     return;
   }
-  setStatus(`Could not load: ${error.message}`, true);
+  setStatus(t("dash.could_not_load", { message: error.message }), true);
 }
 
 async function refresh() {
-  setStatus("Loading…");
+  setStatus(t("dash.loading"));
   try {
     await SHOW[state.tab]();
     document.getElementById("token-form").hidden = true;
@@ -250,6 +276,8 @@ function selectTab(tab) {
 }
 
 function start() {
+  translatePage();
+  installLanguageMenu();
   takeTokenFromUrl();
   for (const button of document.querySelectorAll(".tab")) {
     button.addEventListener("click", () => { selectTab(button.dataset.tab); refresh(); });

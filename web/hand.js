@@ -5,6 +5,7 @@
 // tile. A tile is only thrown when the server's `legal` holds a discard of it.
 
 import { element, replaceChildren } from "./dom.js";
+import { t } from "./i18n.js";
 import { tileElement, tileName } from "./tiles.js";
 
 export class HandView {
@@ -14,6 +15,8 @@ export class HandView {
     this.onDiscard = onDiscard;
     this.focusIndex = null;
     this.buttons = [];
+    // The drawn tile slides in once, when it arrives, not at every redraw.
+    this.lastDrawn = null;
     container.addEventListener("keydown", (event) => this.handleArrowKeys(event));
     document.addEventListener("keydown", (event) => this.handleShortcutKeys(event));
   }
@@ -29,6 +32,11 @@ export class HandView {
     const tiles = concealed.map((tile) => ({ tile, drawn: false }));
     if (state.drawn_tile) tiles.push({ tile: state.drawn_tile, drawn: true });
     this.buttons = tiles.map(({ tile, drawn }) => this.tileButton(tile, drawn, discards.get(tile), busy));
+    const drawnKey = state.drawn_tile ? `${state.wall_remaining}:${state.drawn_tile}` : null;
+    if (drawnKey && drawnKey !== this.lastDrawn) {
+      for (const button of this.buttons) if (button.dataset.drawn) button.classList.add("arriving");
+    }
+    this.lastDrawn = drawnKey;
     // Tiles grow when the hand is short (after claims), up to what fits the screen.
     this.container.style.setProperty("--hand-count", String(Math.max(tiles.length, 8)));
     const canDiscard = discards.size > 0 && !busy;
@@ -51,9 +59,9 @@ export class HandView {
     button.type = "button";
     button.setAttribute("data-testid", "hand-tile");
     if (drawn) button.dataset.drawn = "true";
-    const notes = [drawn ? "just drawn" : "", discardAction ? "click to discard" : ""].filter(Boolean);
-    button.setAttribute("aria-label", `${tileName(tile)}${notes.length ? ", " + notes.join(", ") : ""}`);
-    button.title = discardAction ? `Discard ${tileName(tile)}` : tileName(tile);
+    const notes = [drawn ? t("hand.just_drawn") : "", discardAction ? t("hand.click_to_discard") : ""].filter(Boolean);
+    button.setAttribute("aria-label", [tileName(tile), ...notes].join(t("list.comma")));
+    button.title = discardAction ? t("hand.discard_title", { tile: tileName(tile) }) : tileName(tile);
     if (!discardable) button.setAttribute("aria-disabled", "true");
     button.addEventListener("click", () => {
       this.focusIndex = this.buttons.indexOf(button);

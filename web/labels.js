@@ -1,95 +1,48 @@
-// Words for what the server sends: actions, patterns, payment reasons, winds.
+// Words for what the server sends: actions, patterns, payment reasons, winds, tables.
 //
 // The client never decides what is legal or what scores; it only names what the server
-// already decided. Unknown ids still get a readable label, so a new pattern on the server
-// shows up without a client change.
+// already decided, in the page's language (i18n.js). An id no catalogue knows still gets
+// a readable label, so a new pattern on the server shows up without a client change.
 
+import { has, t } from "./i18n.js";
 import { asTileList, compareTiles, tileRank, tileShortName, tileSuit } from "./tiles.js";
 
-export const VARIANT_NAMES = { hk: "Hong Kong", kaki3: "3 Kaki" };
-export const WIND_NAMES = { E: "East", S: "South", W: "West", N: "North" };
+/** The table's name: "3 Kaki", "Hong Kong". */
+export function variantName(variant) {
+  return has(`variant.${variant}`) ? t(`variant.${variant}`) : String(variant || "");
+}
 
-const PATTERN_NAMES = {
-  // Both tables
-  seat_wind_set: "Seat wind set",
-  round_wind_set: "Round wind set",
-  dragon_set: "Dragon set",
-  half_flush: "Half flush",
-  full_flush: "Full flush",
-  all_honours: "All honours",
-  big_three_dragons: "Big three dragons",
-  big_dragons: "Big three dragons",
-  little_dragons: "Small three dragons",
-  big_four_winds: "Big four winds",
-  big_winds: "Big four winds",
-  small_four_winds: "Small four winds",
-  little_winds: "Small four winds",
-  nine_gates: "Nine gates",
-  four_kongs: "Four kongs",
-  heavenly_hand: "Heavenly hand",
-  earthly_hand: "Earthly hand",
-  // Hong Kong
-  self_draw: "Self-drawn",
-  all_pungs: "All pungs",
-  seven_pairs: "Seven pairs",
-  thirteen_orphans: "Thirteen orphans",
-  all_terminals: "All terminals",
-  four_concealed_pungs: "Four concealed pungs",
-  // 3 Kaki
-  dong_set: "East set (Dong)",
-  bei_set: "North set (Bei)",
-  all_chow: "All chow",
-  all_pong: "All pong",
-  four_concealed_pongs: "Kang Kang Hu (four concealed pongs)",
-  animal: "Animal",
-  face_tile: "Face tile",
-  own_flower: "Own flower",
-  own_season: "Own season",
-  flower_4: "Flower 4",
-  season_4: "Season 4",
-  all_four_flowers: "All four flowers",
-  all_four_seasons: "All four seasons",
-  fei_set_aside: "Sunk Fei",
-  four_fei: "Four Fei",
-  no_bonus_tiles: "No bonus tiles",
-  all_sixteen_bonus_tiles: "All sixteen bonus tiles",
-  bonus_replacement_win: "Win on a bonus replacement",
-  kong_replacement_win: "Win on a kong replacement",
-  kong_upon_kong: "Kong upon kong",
-  robbing_the_kong: "Robbing the kong",
-  last_tile_win: "Win on the last tile",
-  last_discard_win: "Win on the last discard",
-};
-
-const PAYMENT_REASONS = {
-  win: "Win",
-  liability: "Liability (dragon)",
-  kong: "Kong",
-  family: "Family",
-  extra_fei: "Extra Fei",
-  square_up: "Squaring up",
-};
+/** A seat's wind in words: "East". */
+export function windName(seat) {
+  return has(`wind.${seat}`) ? t(`wind.${seat}`) : String(seat || "");
+}
 
 function readableId(id) {
   const text = String(id).replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A pattern id in words: "dragon_set" -> "Dragon set". */
+/** A pattern id in words: "dragon_set" -> "Dragon set" (三元牌, ...). */
 export function patternName(id) {
-  return PATTERN_NAMES[id] || readableId(id);
+  return has(`pattern.${id}`) ? t(`pattern.${id}`) : readableId(id);
 }
 
 /** A payment reason in words. */
 export function paymentReason(reason) {
-  return PAYMENT_REASONS[reason] || readableId(reason);
+  return has(`payment.${reason}`) ? t(`payment.${reason}`) : readableId(reason);
+}
+
+/** A server error code in words (the server's own English text is the last resort). */
+export function errorText(code, fallback) {
+  if (has(`error.${code}`)) return t(`error.${code}`);
+  return fallback || t("error.refused");
 }
 
 /** "4-5-6p" for a run, the tiles in order with a Fei replaced by what it stands for. */
 function runName(tiles) {
   const sorted = [...tiles].sort(compareTiles);
   const suit = tileSuit(sorted[0]);
-  return `${sorted.map(tileRank).join("-")}${suit}`;
+  return t(`run.${suit}`, { ranks: sorted.map(tileRank).join("-") });
 }
 
 /**
@@ -99,35 +52,35 @@ function runName(tiles) {
 export function actionLabel(action, claimedTile) {
   const handTiles = asTileList(action.tiles || []);
   const withFei = handTiles.includes("j");
-  const feiNote = withFei && action.fei_as ? ` (Fei as ${tileShortName(action.fei_as)})` : "";
+  const feiNote = withFei && action.fei_as ? t("action.fei_as", { tile: tileShortName(action.fei_as) }) : "";
   switch (action.type) {
     case "discard":
-      return `Discard ${tileShortName(action.tile)}`;
+      return t("action.discard", { tile: tileShortName(action.tile) });
     case "chow": {
       const real = handTiles.map((tile) => (tile === "j" ? action.fei_as : tile)).filter(Boolean);
       if (claimedTile) real.push(claimedTile);
-      return real.length === 3 ? `Chow ${runName(real)}${feiNote}` : `Chow${feiNote}`;
+      return real.length === 3 ? t("action.chow_run", { run: runName(real), fei: feiNote }) : t("action.chow", { fei: feiNote });
     }
     case "pong": {
-      const tile = claimedTile || handTiles.find((t) => t !== "j") || action.fei_as;
-      return `Pong ${tileShortName(tile)}${withFei ? " with Fei" : ""}`;
+      const tile = claimedTile || handTiles.find((item) => item !== "j") || action.fei_as;
+      return t(withFei ? "action.pong_fei" : "action.pong", { tile: tileShortName(tile) });
     }
     case "kong":
-      return `Kong ${tileShortName(claimedTile || handTiles[0])}`;
+      return t("action.kong", { tile: tileShortName(claimedTile || handTiles[0]) });
     case "concealed_kong":
-      return `Kong ${tileShortName(action.tile)} (concealed)`;
+      return t("action.concealed_kong", { tile: tileShortName(action.tile) });
     case "added_kong":
-      return `Kong ${tileShortName(action.tile)} (add to pong)`;
+      return t("action.added_kong", { tile: tileShortName(action.tile) });
     case "win":
-      return "Win";
+      return t("action.win");
     case "pass":
-      return "Pass";
+      return t("action.pass");
     case "sink":
-      return "Sink Fei";
+      return t("action.sink");
     case "swap":
-      return `Swap ${tileShortName(action.tile)} for Fei`;
+      return t("action.swap", { tile: tileShortName(action.tile) });
     default:
-      return readableId(action.type || "action");
+      return has(`action.${action.type}`) ? t(`action.${action.type}`) : readableId(action.type || "action");
   }
 }
 
@@ -142,8 +95,9 @@ export function actionOrder(action) {
 export function outcomeTitle(result, nameOfSeat) {
   if (result.outcome === "win") {
     const names = (result.winners || []).map((winner) => nameOfSeat(winner.seat));
-    return names.length > 1 ? `${names.join(" and ")} win` : `${names[0] || "Somebody"} wins`;
+    if (names.length > 1) return t("outcome.winners", { names: names.join(t("list.and")) });
+    return t("outcome.winner", { name: names[0] || t("outcome.somebody") });
   }
-  if (result.outcome === "timeout") return "Time's up: the deal ends with no winner";
-  return "Drawn deal: the wall is exhausted";
+  if (result.outcome === "timeout") return t("outcome.timeout");
+  return t("outcome.draw");
 }

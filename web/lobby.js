@@ -15,10 +15,17 @@ import {
   tableUrl,
 } from "./api.js";
 import { element, replaceChildren } from "./dom.js";
-import { VARIANT_NAMES, WIND_NAMES } from "./labels.js";
+import { has, installLanguageMenu, t, translatePage } from "./i18n.js";
+import { variantName, windName } from "./labels.js";
+import { playerName } from "./seats.js";
+import { TILE_SETS } from "./tile_faces.js";
+import { TILE_SET, chooseTileSet } from "./tiles.js";
 
 const byId = (id) => document.getElementById(id);
-const STATUS_WORDS = { waiting: "waiting for players", playing: "playing", finished: "finished", closed: "closed" };
+
+function statusWords(status) {
+  return has(`lobby.status.${status}`) ? t(`lobby.status.${status}`) : status;
+}
 
 let createdRoomId = null;
 // The open tables shown: one page of the server's list at first, more on request.
@@ -37,10 +44,10 @@ function updateRoundsNote() {
   const rounds = Number(form.elements.rounds.value);
   byId("rounds-note").textContent =
     variant === "kaki3"
-      ? `${rounds * 3} deals (the winner deals next)`
+      ? t("lobby.rounds_note_kaki3", { deals: rounds * 3 })
       : rounds === 1
-        ? "the East round"
-        : `the East round and ${rounds - 1} more`;
+        ? t("lobby.rounds_note_hk_one")
+        : t("lobby.rounds_note_hk_more", { more: rounds - 1 });
 }
 
 async function submitCreate(event) {
@@ -75,7 +82,7 @@ function showCreated(roomId, inviteUrl) {
   byId("created-go").href = `/rooms/${encodeURIComponent(roomId)}`;
   const nameInput = byId("created-name");
   if (!nameInput.value) nameInput.value = lastUsedName();
-  byId("created-status").textContent = "Join under your name, then fill the other seats with bots or wait for friends.";
+  byId("created-status").textContent = t("lobby.join_then_fill");
   nameInput.focus();
   refreshLists();
 }
@@ -84,11 +91,11 @@ async function copyInvite() {
   const input = byId("invite-link");
   try {
     await navigator.clipboard.writeText(input.value);
-    byId("created-status").textContent = "Link copied: send it to your friends.";
+    byId("created-status").textContent = t("lobby.link_copied");
   } catch (blocked) {
     // Clipboard access needs a secure context; selecting the text still lets people copy it.
     input.select();
-    byId("created-status").textContent = "Press Ctrl+C (or long-press) to copy the selected link.";
+    byId("created-status").textContent = t("lobby.copy_by_hand");
   }
 }
 
@@ -97,13 +104,13 @@ async function submitCreatedJoin(event) {
   const name = byId("created-name").value.trim();
   const status = byId("created-status");
   if (rememberedSeat(createdRoomId)) {
-    status.textContent = "You already sit at this table.";
+    status.textContent = t("lobby.already_seated");
     return;
   }
   try {
     const joined = await joinRoom(createdRoomId, name, rememberedInvite(createdRoomId));
     rememberSeat(createdRoomId, { ...joined, name });
-    status.textContent = `You sit at ${WIND_NAMES[joined.seat] || joined.seat}. Fill the empty seats with bots, or wait for friends.`;
+    status.textContent = t("lobby.you_sit_at", { wind: windName(joined.seat) });
     byId("created-join").hidden = true;
     refreshLists();
   } catch (error) {
@@ -115,7 +122,7 @@ function fillCreatedWithBots() {
   const status = byId("created-status");
   if (!rememberedSeat(createdRoomId)) {
     // The server fills no table with bots alone: nobody would be playing at it.
-    status.textContent = "Join under your name first; then bots can take the other seats.";
+    status.textContent = t("lobby.join_before_bots");
     byId("created-name").focus();
     return;
   }
@@ -125,20 +132,22 @@ function fillCreatedWithBots() {
 }
 
 function roomLine(summary, seat) {
-  const players = (summary.players || []).map((player) => (typeof player === "string" ? player : player.name));
+  // Room summaries list bare names; "Bot 2" is how the server names its bots.
+  const asPlayer = (player) => (typeof player === "string" ? { name: player, is_bot: /^Bot \d+$/.test(player) } : player);
+  const players = (summary.players || []).map((player) => playerName(asPlayer(player)));
   const freeSeats = summary.free_seats ?? Math.max(0, (summary.seat_count || 0) - players.length);
   const details = [
-    VARIANT_NAMES[summary.variant] || summary.variant,
-    STATUS_WORDS[summary.status] || summary.status,
-    seat ? `you: ${seat.name}` : freeSeats ? `${freeSeats} free seat${freeSeats === 1 ? "" : "s"}` : "full",
-    players.length ? `players: ${players.join(", ")}` : "",
+    variantName(summary.variant),
+    statusWords(summary.status),
+    seat ? t("lobby.you_are", { name: seat.name }) : freeSeats ? t("lobby.free_seats", { count: freeSeats }) : t("lobby.full"),
+    players.length ? t("lobby.players", { names: players.join(t("list.comma")) }) : "",
   ].filter(Boolean);
   return element(
     "li",
     { class: "room-line", dataset: { roomId: summary.room_id } },
-    element("a", { href: `/rooms/${encodeURIComponent(summary.room_id)}`, class: "room-link", text: summary.name || `Table ${summary.room_id.slice(0, 6)}` }),
+    element("a", { href: `/rooms/${encodeURIComponent(summary.room_id)}`, class: "room-link", text: summary.name || t("lobby.table_id", { id: summary.room_id.slice(0, 6) }) }),
     element("span", { class: "muted room-details", text: details.join(" · ") }),
-    element("a", { href: `/rooms/${encodeURIComponent(summary.room_id)}`, class: "button small", text: seat ? "Play" : freeSeats ? "Join" : "Watch" }),
+    element("a", { href: `/rooms/${encodeURIComponent(summary.room_id)}`, class: "button small", text: t(seat ? "lobby.play" : freeSeats ? "lobby.join" : "lobby.watch") }),
   );
 }
 
@@ -157,7 +166,7 @@ async function refreshMyRooms() {
     }),
   );
   const shown = lines.filter(Boolean);
-  replaceChildren(list, shown.length ? shown : element("li", { class: "muted", text: "You have not joined a table yet." }));
+  replaceChildren(list, shown.length ? shown : element("li", { class: "muted", text: t("lobby.no_tables_yet") }));
 }
 
 function showOpenRooms(total) {
@@ -166,10 +175,10 @@ function showOpenRooms(total) {
     list,
     openRooms.length
       ? openRooms.map((room) => roomLine(room, rememberedSeat(room.room_id)))
-      : element("li", { class: "muted", text: "No open tables right now. Open one!" }),
+      : element("li", { class: "muted", text: t("lobby.no_open_tables") }),
   );
   byId("more-rooms").hidden = !openCursor;
-  byId("open-count").textContent = total > openRooms.length ? `Showing ${openRooms.length} of ${total} open tables.` : "";
+  byId("open-count").textContent = total > openRooms.length ? t("lobby.showing_open", { shown: openRooms.length, total }) : "";
 }
 
 async function loadOpenRooms(more) {
@@ -194,7 +203,16 @@ function refreshLists() {
   refreshOpenRooms();
 }
 
+function installTools() {
+  translatePage();
+  installLanguageMenu();
+  const tileSet = byId("tile-set");
+  for (const set of TILE_SETS) tileSet.append(new Option(t(`settings.tiles_${set}`), set, false, set === TILE_SET));
+  tileSet.addEventListener("change", () => chooseTileSet(tileSet.value));
+}
+
 function start() {
+  installTools();
   const form = byId("create-form");
   form.addEventListener("submit", submitCreate);
   form.addEventListener("change", updateRoundsNote);

@@ -5,6 +5,7 @@
 // the seat's bot), because it is redrawn from every state.
 
 import { element, replaceChildren } from "./dom.js";
+import { t } from "./i18n.js";
 import { actionLabel, actionOrder } from "./labels.js";
 import { seatName } from "./seats.js";
 import { tileElement } from "./tiles.js";
@@ -18,13 +19,19 @@ function promptText(state, choices) {
   const discard = state.last_discard;
   const canDiscard = (state.legal || []).some((action) => action.type === "discard");
   if (state.phase === "claim" && discard) {
-    return [`${seatName(state, discard.seat)} threw `, tileElement(discard.tile, { size: "md" }), " Claim it?"];
+    return words("prompt.threw", { name: seatName(state, discard.seat) }, tileElement(discard.tile, { size: "md" }));
   }
   if (state.phase === "rob" && discard) {
-    return [`${seatName(state, discard.seat)} is adding `, tileElement(discard.tile, { size: "md" }), " to a kong. Rob it?"];
+    return words("prompt.adding", { name: seatName(state, discard.seat) }, tileElement(discard.tile, { size: "md" }));
   }
-  if (choices.some((action) => action.type === "win") && !canDiscard) return ["You can win!"];
-  return canDiscard ? ["Your turn: discard a tile, or"] : ["Your choice:"];
+  if (choices.some((action) => action.type === "win") && !canDiscard) return [t("prompt.can_win")];
+  return canDiscard ? [t("prompt.discard_or")] : [t("prompt.choice")];
+}
+
+/** The catalogue's sentence with its `{tile}` place taken by the tile's picture. */
+function words(key, params, tileNode) {
+  const [before, after = ""] = t(key, params).split("{tile}");
+  return [before, tileNode, after];
 }
 
 export class PromptView {
@@ -37,7 +44,9 @@ export class PromptView {
     this.passAction = null;
     document.addEventListener("keydown", (event) => {
       // Escape passes on a claim: the quickest safe answer when a prompt pops up.
-      if (event.key === "Escape" && this.passAction && !this.box.hidden) {
+      // (Not while a panel is open over the table: there Escape closes the panel.)
+      const panelOpen = document.querySelector(".rules-panel:not([hidden])");
+      if (event.key === "Escape" && this.passAction && !this.box.hidden && !panelOpen) {
         event.preventDefault();
         this.onChoose(this.passAction);
       }
@@ -70,7 +79,7 @@ export class PromptView {
           class: `action action-${action.type}`,
           "data-testid": "action",
           disabled: busy,
-          title: action.type === "pass" ? "Pass (Esc)" : actionLabel(action, claimedTile),
+          title: action.type === "pass" ? t("prompt.pass_title") : actionLabel(action, claimedTile),
           text: actionLabel(action, isClaim || ["chow", "pong", "kong"].includes(action.type) ? claimedTile : null),
           onclick: () => this.onChoose(action),
         }),

@@ -2,17 +2,16 @@
 // its reason, the deal's and the game's scores, and the button for the next deal.
 
 import { clockText, element, replaceChildren } from "./dom.js";
-import { VARIANT_NAMES, WIND_NAMES, outcomeTitle, patternName, paymentReason } from "./labels.js";
-import { meldElement } from "./seats.js";
+import { formatNumber, formatSigned, t } from "./i18n.js";
+import { outcomeTitle, patternName, paymentReason, variantName, windName } from "./labels.js";
+import { meldElement, playerName } from "./seats.js";
 import { asTileList, tileRow, tileSuit } from "./tiles.js";
 
-// The table's fan cap, shown beside the total. It comes from RULES.md; the server's own
-// figure wins when the result carries one.
+// The table's fan cap, shown beside the total, as the house rules set it; the server's
+// own figure wins when the result carries one.
 const FAN_CAP = { hk: 8, kaki3: 10 };
 
-function signed(points) {
-  return points > 0 ? `+${points}` : String(points);
-}
+const signed = formatSigned;
 
 /**
  * Everything the panel shows, gathered from the `result` message when there is one, or
@@ -21,13 +20,21 @@ function signed(points) {
 export function resultContext(state, resultMessage) {
   const result = resultMessage || state.result;
   const seatPlayers = { ...(resultMessage && resultMessage.seat_players) };
-  for (const player of (state.room && state.room.players) || []) {
+  const roomPlayers = (state.room && state.room.players) || [];
+  for (const player of roomPlayers) {
     if (!seatPlayers[player.seat]) seatPlayers[player.seat] = player.name;
+  }
+  // Names as shown (bots worded in the page's language); scores stay keyed by the real name.
+  const shownNames = {};
+  for (const [seat, name] of Object.entries(seatPlayers)) {
+    const player = roomPlayers.find((candidate) => candidate.name === name);
+    shownNames[seat] = player ? playerName(player) : name;
   }
   return {
     result,
     variant: state.variant || (state.room && state.room.variant),
     seatPlayers,
+    shownNames,
     runningScores: (resultMessage && resultMessage.running_scores) || (state.room && state.room.scores) || {},
     gameOver: Boolean(resultMessage ? resultMessage.game_over : state.room && state.room.status === "finished"),
     nextDealAt: resultMessage ? resultMessage.next_deal_at : null,
@@ -45,9 +52,9 @@ function groupBySuit(tiles) {
   return groups;
 }
 
-function winningHand(winner) {
+function winningHand(winner, context) {
   const hand = winner.hand || {};
-  const box = element("div", { class: "winning-hand", "aria-label": "winning hand" });
+  const box = element("div", { class: "winning-hand", "aria-label": t("result.winning_hand") });
   // The engine may lay the concealed part out as sets; otherwise it comes as one sorted row.
   const concealedSets = Array.isArray(hand.sets) && hand.sets.length ? hand.sets : null;
   const concealed = asTileList(hand.concealed || []);
@@ -55,7 +62,7 @@ function winningHand(winner) {
   const markWinning = (tileNode) => {
     if (!winningMarked && tileNode.dataset.tile === hand.winning_tile) {
       tileNode.classList.add("winning-tile");
-      tileNode.setAttribute("aria-label", `${tileNode.getAttribute("aria-label")}, the winning tile`);
+      tileNode.setAttribute("aria-label", `${tileNode.getAttribute("aria-label")}${t("list.comma")}${t("result.the_winning_tile")}`);
       winningMarked = true;
     }
   };
@@ -73,9 +80,9 @@ function winningHand(winner) {
       box.append(row);
     }
   }
-  for (const meld of hand.melds || []) box.append(meldElement(meld, "md"));
+  for (const meld of hand.melds || []) box.append(meldElement(meld, "md", context));
   if ((hand.bonus || []).length) {
-    box.append(element("span", { class: "meld bonus-set", "aria-label": "bonus tiles" }, tileRow(hand.bonus, { size: "sm" }), element("span", { class: "meld-note", text: "bonus" })));
+    box.append(element("span", { class: "meld bonus-set", "aria-label": t("seat.bonus_tiles") }, tileRow(hand.bonus, { size: "sm" }), element("span", { class: "meld-note", text: t("result.bonus") })));
   }
   return box;
 }
@@ -85,36 +92,36 @@ function patternTable(winner, variant) {
   const added = patterns.reduce((sum, pattern) => sum + (pattern.fan || 0), 0);
   const cap = winner.cap || FAN_CAP[variant];
   const rows = patterns.map((pattern) =>
-    element("tr", {}, element("td", { text: patternName(pattern.id) }), element("td", { class: "num", text: `${pattern.fan} fan` })),
+    element("tr", {}, element("td", { text: patternName(pattern.id) }), element("td", { class: "num", text: t("result.fan", { fan: pattern.fan }) })),
   );
   const totalText = winner.limit
-    ? `${winner.fan} fan, limit hand`
+    ? t("result.fan_limit", { fan: winner.fan })
     : added > winner.fan
-      ? `${added} fan, capped at ${winner.fan}`
-      : `${winner.fan} fan`;
+      ? t("result.fan_capped", { added, fan: winner.fan })
+      : t("result.fan", { fan: winner.fan });
   return element(
     "table",
     { class: "patterns" },
-    element("caption", { text: "Patterns" }),
+    element("caption", { text: t("result.patterns") }),
     element("tbody", {}, rows),
     element(
       "tfoot",
       {},
-      element("tr", {}, element("th", { text: "Total" }), element("th", { class: "num", text: totalText })),
-      cap ? element("tr", { class: "cap-row" }, element("td", { text: "Table cap" }), element("td", { class: "num", text: `${cap} fan` })) : "",
-      element("tr", {}, element("td", { text: "Hand value" }), element("td", { class: "num", text: `${winner.points} points` })),
+      element("tr", {}, element("th", { text: t("result.total") }), element("th", { class: "num", text: totalText })),
+      cap ? element("tr", { class: "cap-row" }, element("td", { text: t("result.table_cap") }), element("td", { class: "num", text: t("result.fan", { fan: cap }) })) : "",
+      element("tr", {}, element("td", { text: t("result.hand_value") }), element("td", { class: "num", text: t("result.points", { points: winner.points }) })),
     ),
   );
 }
 
 function paymentTable(result, nameOf) {
   const payments = result.payments || [];
-  if (!payments.length) return element("p", { class: "muted", text: "No payments in this deal." });
+  if (!payments.length) return element("p", { class: "muted", text: t("result.no_payments") });
   return element(
     "table",
     { class: "payments" },
-    element("caption", { text: "Payments" }),
-    element("thead", {}, element("tr", {}, ["From", "To", "Points", "Reason"].map((text) => element("th", { text })))),
+    element("caption", { text: t("result.payments") }),
+    element("thead", {}, element("tr", {}, ["result.from", "result.to", "result.points_head", "result.reason"].map((key) => element("th", { text: t(key) })))),
     element(
       "tbody",
       {},
@@ -124,7 +131,7 @@ function paymentTable(result, nameOf) {
           { dataset: { reason: payment.reason } },
           element("td", { text: nameOf(payment.from) }),
           element("td", { text: nameOf(payment.to) }),
-          element("td", { class: "num", text: payment.points }),
+          element("td", { class: "num", text: formatNumber(payment.points) }),
           element("td", { text: paymentReason(payment.reason) }),
         ),
       ),
@@ -149,8 +156,8 @@ function scoreTable(context, nameOf) {
   return element(
     "table",
     { class: "scores" },
-    element("caption", { text: "Scores" }),
-    element("thead", {}, element("tr", {}, element("th", { text: "Player" }), element("th", { text: "This deal" }), element("th", { text: "Game" }))),
+    element("caption", { text: t("result.scores") }),
+    element("thead", {}, element("tr", {}, element("th", { text: t("result.player") }), element("th", { text: t("result.this_deal") }), element("th", { text: t("result.game") }))),
     element("tbody", {}, rows),
   );
 }
@@ -191,34 +198,40 @@ export class ResultPanel {
     this.waiting = false;
     this.nextDealAt = context.nextDealAt;
     const nameOf = (seat) => {
-      const name = context.seatPlayers[seat];
-      return name ? `${name} (${WIND_NAMES[seat] || seat})` : WIND_NAMES[seat] || seat;
+      const name = context.shownNames[seat];
+      return name ? `${name} (${windName(seat)})` : windName(seat);
     };
     const result = context.result;
     const winners = (result.winners || []).map((winner) => {
       const hand = winner.hand || {};
-      const how = hand.self_drawn ? "self-drawn" : hand.from ? `on ${nameOf(hand.from)}'s discard` : "";
+      const how = hand.self_drawn ? t("result.self_drawn") : hand.from ? t("result.on_discard", { name: nameOf(hand.from) }) : "";
       return element(
         "section",
         { class: "winner" },
-        element("h3", {}, `${nameOf(winner.seat)} · ${winner.fan} fan · ${winner.points} points`, winner.limit ? element("span", { class: "badge limit", text: "limit" }) : "", how ? element("span", { class: "muted how", text: ` ${how}` }) : ""),
-        winningHand(winner),
+        element(
+          "h3",
+          {},
+          `${nameOf(winner.seat)} · ${t("result.fan", { fan: winner.fan })} · ${t("result.points", { points: winner.points })}`,
+          winner.limit ? element("span", { class: "badge limit", text: t("result.limit") }) : "",
+          how ? element("span", { class: "muted how", text: ` ${how}` }) : "",
+        ),
+        winningHand(winner, { owner: winner.seat, seats: Object.keys(result.scores || {}), nameOf }),
         patternTable(winner, context.variant),
       );
     });
     this.countdown = element("span", { class: "next-countdown" });
     const nextButton = context.gameOver
-      ? element("a", { class: "button primary", href: "/", text: "Game over: back to the lobby" })
+      ? element("a", { class: "button primary", href: "/", text: t("result.game_over") })
       : canPlay
         ? element("button", {
             type: "button",
             class: "primary next-deal",
             "data-testid": "next-deal",
-            text: "Next deal",
+            text: t("result.next_deal"),
             onclick: (event) => {
               this.waiting = true;
               event.currentTarget.disabled = true;
-              event.currentTarget.textContent = "Waiting for the other players…";
+              event.currentTarget.textContent = t("result.waiting_others");
               this.onNextDeal();
             },
           })
@@ -228,7 +241,7 @@ export class ResultPanel {
       element(
         "div",
         { class: "result-card" },
-        element("p", { class: "result-kicker", text: `${VARIANT_NAMES[context.variant] || ""} · deal ${context.dealNo || ""} result` }),
+        element("p", { class: "result-kicker", text: t("result.kicker", { table: variantName(context.variant), number: context.dealNo || 1 }) }),
         element("h2", { id: "result-title", text: outcomeTitle(result, nameOf) }),
         winners,
         element("div", { class: "result-tables" }, paymentTable(result, nameOf), scoreTable(context, nameOf)),
@@ -238,7 +251,7 @@ export class ResultPanel {
           nextButton,
           element("button", {
             type: "button",
-            text: "See the table",
+            text: t("result.see_table"),
             onclick: () => {
               this.setAside = true;
               this.panel.hidden = true;
@@ -255,6 +268,6 @@ export class ResultPanel {
   /** Updates the "next deal in" countdown. */
   tick(now) {
     if (!this.countdown || this.panel.hidden) return;
-    this.countdown.textContent = this.nextDealAt ? `next deal starts in ${clockText(this.nextDealAt - now)}` : "";
+    this.countdown.textContent = this.nextDealAt ? t("result.next_in", { clock: clockText(this.nextDealAt - now) }) : "";
   }
 }

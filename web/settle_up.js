@@ -3,10 +3,12 @@
 
 import { nightSettleUp, rememberedSeats, settleUpGame } from "./api.js";
 import { element, replaceChildren } from "./dom.js";
+import { t } from "./i18n.js";
 
 const byId = (id) => document.getElementById(id);
 // Minor units (sen, cents) per major unit of each currency; points have none.
 const MINOR_UNITS = { points: 1, MYR: 100, HKD: 100 };
+const PREFIXES = { MYR: "RM ", HKD: "HK$" };
 
 export class SettleUpPanel {
   constructor(roomId, credentials) {
@@ -30,8 +32,7 @@ export class SettleUpPanel {
     byId("settle-up").hidden = false;
     const since = byId("settle-since");
     if (!since.value) {
-      const evening = new Date(Date.now() - 12 * 3600 * 1000);
-      since.value = localInput(evening);
+      since.value = localInput(new Date(Date.now() - 12 * 3600 * 1000));
       byId("settle-until").value = localInput(new Date(Date.now() + 3600 * 1000));
     }
     byId("settle-value").focus();
@@ -39,11 +40,10 @@ export class SettleUpPanel {
 
   async show() {
     const currency = byId("settle-currency").value;
-    const perPoint = Number(byId("settle-value").value || "1");
-    const minor = Math.round(perPoint * MINOR_UNITS[currency]);
+    const minor = Math.round(Number(byId("settle-value").value || "1") * MINOR_UNITS[currency]);
     const lines = byId("settle-lines");
     if (!Number.isFinite(minor) || minor < 1) {
-      replaceChildren(lines, element("li", { class: "error", text: "Enter what one point is worth." }));
+      replaceChildren(lines, element("li", { class: "error", text: t("settle.enter_value") }));
       return;
     }
     try {
@@ -57,9 +57,14 @@ export class SettleUpPanel {
               minor_per_point: minor,
             })
           : await settleUpGame(this.roomId, currency, minor, this.credentials());
-      this.text = answer.text;
-      replaceChildren(lines, answer.text.split("\n").map((line) => element("li", { text: line })));
-      byId("settle-copy").hidden = false;
+      const texts = answer.transfers.length
+        ? answer.transfers.map((transfer) => t("settle.line", { from: transfer.from, to: transfer.to, amount: amountText(transfer.amount_minor, currency) }))
+        : [t("settle.square")];
+      this.text = texts.join("\n");
+      replaceChildren(lines, texts.map((line) => element("li", { text: line })));
+      const copy = byId("settle-copy");
+      copy.hidden = false;
+      copy.textContent = t("settle.copy");
     } catch (error) {
       replaceChildren(lines, element("li", { class: "error", text: error.message }));
     }
@@ -68,11 +73,19 @@ export class SettleUpPanel {
   async copy() {
     try {
       await navigator.clipboard.writeText(this.text);
-      byId("settle-copy").textContent = "Copied";
+      byId("settle-copy").textContent = t("settle.copied");
     } catch (blocked) {
-      byId("settle-copy").textContent = "Select the lines to copy them";
+      byId("settle-copy").textContent = t("settle.select_lines");
     }
   }
+}
+
+/** "RM 14.20", "HK$3.00", "14 points": exact, from minor units. */
+function amountText(minor, currency) {
+  if (currency === "points") return t("settle.amount_points", { amount: minor });
+  const whole = Math.floor(minor / 100);
+  const cents = String(minor % 100).padStart(2, "0");
+  return `${PREFIXES[currency]}${whole.toLocaleString("en")}.${cents}`;
 }
 
 function localInput(moment) {

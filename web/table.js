@@ -14,10 +14,14 @@ import {
 } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { HostPanel } from "./host_panel.js";
-import { VARIANT_NAMES } from "./labels.js";
+import { installLanguageMenu, t, translatePage } from "./i18n.js";
+import { errorText, variantName } from "./labels.js";
+import { RulesPanel } from "./rules_panel.js";
 import { SettleUpPanel } from "./settle_up.js";
+import { isMuted, setMuted } from "./sound.js";
 import { TableView } from "./table_view.js";
-import { tileShortName } from "./tiles.js";
+import { TILE_SET, chooseTileSet, tileShortName } from "./tiles.js";
+import { TILE_SETS } from "./tile_faces.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.replace(/\/+$/, "").split("/").pop());
@@ -45,7 +49,7 @@ const view = new TableView(roomId, {
     if (pendingActionId !== null || !connection) return;
     const id = connection.send({ type: "action", action });
     if (id === null) {
-      showToast("Not connected: your move was not sent. Reconnecting…");
+      showToast(t("toast.not_sent"));
       return;
     }
     pendingActionId = id;
@@ -99,17 +103,17 @@ function noticeBotMove(previous, next) {
   if (stillMine) return;
   const before = (previous.players && previous.players[previous.me]) || {};
   const after = (next.players && next.players[next.me]) || {};
-  let what = "passed";
+  let notice = t("toast.bot_passed");
   let thrown = "";
   if ((after.discards || []).length > (before.discards || []).length) {
     thrown = after.discards[after.discards.length - 1];
-    what = `discarded ${tileShortName(thrown)}`;
+    notice = t("toast.bot_discarded", { tile: tileShortName(thrown) });
   } else if ((after.melds || []).length > (before.melds || []).length) {
-    what = "claimed the tile";
+    notice = t("toast.bot_claimed");
   } else if (next.phase === "ended") {
-    what = "finished the turn";
+    notice = t("toast.bot_finished");
   }
-  showToast(`Time ran out: your bot ${what} for you.`, "notice bot-played", thrown);
+  showToast(notice, "notice bot-played", thrown);
 }
 
 /**
@@ -144,7 +148,7 @@ function handleMessage(message) {
     if (message.id === pendingActionId) pendingActionId = null;
     // A stale action loses the race to the timer or to another player's claim; the next
     // state shows what happened, so this only needs a short word.
-    showToast(message.code === "not_legal" ? "That move is no longer possible." : message.message || "The server refused that.");
+    showToast(errorText(message.code, message.message));
     if (latestState) view.render(latestState, false);
   }
 }
@@ -153,7 +157,7 @@ function handleMessage(message) {
 function showStoreNotice(text) {
   const notice = byId("store-notice");
   notice.hidden = !text;
-  notice.textContent = text ? "Reconnecting to the database…" : "";
+  notice.textContent = text ? t("table.store_reconnecting") : "";
   notice.title = text || "";
   document.body.classList.toggle("store-down", Boolean(text));
 }
@@ -165,14 +169,13 @@ function showConnection(status, detail) {
   document.body.classList.toggle("reconnecting", status === "reconnecting");
   // A new link hears of an outage again in its first messages; a notice seen on the old one is stale.
   if (status === "connecting" || status === "reconnecting") showStoreNotice(null);
-  if (status === "open") badge.textContent = "Connected";
-  else if (status === "connecting") badge.textContent = "Connecting…";
+  if (status === "open") badge.textContent = t("connection.open");
+  else if (status === "connecting") badge.textContent = t("connection.connecting");
   else if (status === "reconnecting") {
-    const seconds = detail.retryInMs ? ` in ${Math.ceil(detail.retryInMs / 1000)} s` : "";
-    badge.textContent = `Reconnecting${seconds}…`;
+    badge.textContent = detail.retryInMs ? t("connection.reconnecting_in", { seconds: Math.ceil(detail.retryInMs / 1000) }) : t("connection.reconnecting");
     pendingActionId = null;
   } else if (status === "stopped") {
-    badge.textContent = "Disconnected";
+    badge.textContent = t("connection.stopped");
     connectionStopped(detail);
   }
 }
@@ -182,31 +185,31 @@ function connectionStopped(detail) {
   const retry = byId("final-retry");
   retry.hidden = true;
   if (detail.reason === "token_refused" && !(connection && connection.token)) {
-    showJoinForm("This table is private: open it with the invite link its host shared.");
+    showJoinForm(t("final.private_table"));
     return;
   }
   if (detail.reason === "no_spectators") {
-    byId("final-text").textContent = "The host has turned spectators off at this table.";
+    byId("final-text").textContent = t("final.no_spectators");
     final.hidden = false;
     return;
   }
   if (detail.reason === "token_refused") {
     forgetSeat(roomId);
-    showJoinForm("Your earlier seat at this table is no longer valid. Join again:");
+    showJoinForm(t("join.seat_invalid"));
     return;
   }
   if (detail.reason === "replaced") {
-    byId("final-text").textContent = "This seat is now open in another tab or device.";
+    byId("final-text").textContent = t("final.replaced");
     retry.hidden = false;
     retry.onclick = () => {
       final.hidden = true;
       connect(rememberedSeat(roomId));
     };
   } else if (detail.reason === "room_closed") {
-    byId("final-text").textContent = "This table has closed.";
+    byId("final-text").textContent = t("final.closed");
   } else {
     forgetSeat(roomId);
-    byId("final-text").textContent = "There is no such table (it may have closed).";
+    byId("final-text").textContent = t("final.no_table");
   }
   final.hidden = false;
 }
@@ -227,13 +230,14 @@ async function showJoinForm(note) {
   info.textContent = note || "";
   try {
     const room = await fetchRoom(roomId, { invite });
+    roomVariant = room.variant || null;
     const taken = (room.players || []).length;
-    const summary = `${room.name || "A table"} · ${VARIANT_NAMES[room.variant] || room.variant} · ${taken} of ${room.seat_count} seats taken`;
+    const summary = `${room.name || t("join.a_table")} · ${variantName(room.variant)} · ${t("join.seats_taken", { taken, total: room.seat_count })}`;
     info.textContent = note ? `${note} ${summary}` : summary;
-    if (taken >= room.seat_count) byId("join-title").textContent = "This table is full";
+    if (taken >= room.seat_count) byId("join-title").textContent = t("join.full");
   } catch (error) {
-    if (error.status === 404) info.textContent = "There is no such table (it may have closed).";
-    else if (error.status === 403) info.textContent = "This table is private: open it with the invite link its host shared.";
+    if (error.status === 404) info.textContent = t("final.no_table");
+    else if (error.status === 403) info.textContent = t("final.private_table");
     else info.textContent = error.message;
   }
   nameInput.focus();
@@ -246,7 +250,7 @@ async function submitJoin(event) {
   const name = byId("join-name").value.trim();
   errorBox.hidden = true;
   if (!name) {
-    errorBox.textContent = "Please enter a name.";
+    errorBox.textContent = t("join.need_name");
     errorBox.hidden = false;
     return;
   }
@@ -264,7 +268,56 @@ async function submitJoin(event) {
   }
 }
 
+// The table's variant as far as the page knows it: from the join form's look at the room
+// until the first state arrives.
+let roomVariant = null;
+
+function variantOfPage() {
+  const room = (latestState && latestState.room) || {};
+  return (latestState && latestState.variant) || room.variant || roomVariant;
+}
+
+// A speaker drawn in the page (no icon font), with waves when on and a cross when muted.
+function speakerIcon(muted) {
+  const marks = muted
+    ? '<path d="M15 9l5 6M20 9l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    : '<path d="M15 9.5a4 4 0 0 1 0 5M17.5 7a7.5 7.5 0 0 1 0 10" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${marks}</svg>`;
+}
+
+/** The tools in the table's bar: rules, sound, tile set and language, each remembered. */
+function installTools() {
+  translatePage();
+  installLanguageMenu();
+  const sound = byId("sound-toggle");
+  const showSound = () => {
+    const muted = isMuted();
+    sound.setAttribute("aria-pressed", String(muted));
+    sound.innerHTML = speakerIcon(muted);
+    sound.title = t(muted ? "settings.sound_off" : "settings.sound_on");
+    sound.setAttribute("aria-label", t("settings.mute"));
+  };
+  sound.addEventListener("click", () => {
+    setMuted(!isMuted());
+    showSound();
+  });
+  showSound();
+  const tileSet = byId("tile-set");
+  for (const set of TILE_SETS) tileSet.append(new Option(t(`settings.tiles_${set}`), set, false, set === TILE_SET));
+  tileSet.addEventListener("change", () => {
+    chooseTileSet(tileSet.value);
+    window.location.reload();
+  });
+  const rules = new RulesPanel(byId("rules"));
+  byId("rules-open").addEventListener("click", () => {
+    const variant = variantOfPage();
+    if (variant) rules.toggle(variant);
+    else showToast(t("rules.after_joining"), "notice");
+  });
+}
+
 function start() {
+  installTools();
   byId("join-form").addEventListener("submit", submitJoin);
   byId("join-watch").addEventListener("click", (event) => {
     event.preventDefault();

@@ -1,16 +1,23 @@
-// Draws a `state` message: the deal information, every seat, the turn line and timers,
-// the player's hand and choices, and the result panel between deals.
+// Draws a `state` message as a table: each seat around the centre with its river of
+// discards in front of it, the centre with the wall count, round wind, dealer and deal
+// clock, the turn line, the player's hand and choices, and the result panel between deals.
+// It also notices what changed since the last state, for the short animations and sounds.
 
 import { rememberedInvite, tableUrl } from "./api.js";
 import { clockText, element, replaceChildren } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
 import { HandView } from "./hand.js";
-import { VARIANT_NAMES, WIND_NAMES } from "./labels.js";
+import { variantName, windName } from "./labels.js";
 import { PromptView } from "./prompt.js";
 import { ResultPanel, resultContext } from "./result_panel.js";
-import { isSeatActive, otherSeatsInTurnOrder, seatName, seatPanel } from "./seats.js";
+import { isSeatActive, otherSeatsInTurnOrder, playerName, seatName, seatPanel, seatPositions } from "./seats.js";
+import { play } from "./sound.js";
 import { tileElement, tileShortName } from "./tiles.js";
 
 const byId = (id) => document.getElementById(id);
+const CALL_SHOWN_MS = 1400;
+// The warning ticks of the last seconds of the player's own turn.
+const TICK_FROM_MS = 10000;
 
 export class TableView {
   /**
@@ -21,24 +28,28 @@ export class TableView {
     this.roomId = roomId;
     this.handlers = handlers;
     this.state = null;
+    this.previous = null;
     this.resultMessage = null;
     this.busy = false;
     this.hand = new HandView(byId("hand"), (action) => handlers.sendAction(action));
     this.prompt = new PromptView(byId("prompt"), byId("prompt-text"), byId("actions"), (action) => handlers.sendAction(action));
     this.resultPanel = new ResultPanel(byId("result"), byId("result-reopen"), () => handlers.nextDeal());
     this.seatCountdowns = [];
+    this.lastTickSecond = null;
   }
 
   /** Redraws everything from the latest state (and the last result message, if any). */
   render(state, busy) {
+    const previous = this.state;
     this.state = state;
     this.busy = busy;
     byId("table").hidden = false;
     const room = state.room || {};
     // A decision waiting in a background tab shows in the tab's title.
     const owesDecision = (state.legal || []).length > 0;
-    document.title = `${owesDecision ? "● Your move · " : ""}${VARIANT_NAMES[room.variant] || "Mahjong"} · ${room.name || "Mahjong Hall"}`;
-    byId("room-title").textContent = `${room.name || "Table"} · ${VARIANT_NAMES[room.variant] || ""}`;
+    const tableName = room.name || t("page.brand");
+    document.title = `${owesDecision ? t("page.your_move_title") : ""}${variantName(room.variant) || t("page.mahjong")} · ${tableName}`;
+    byId("room-title").textContent = `${room.name || t("table.default_name")} · ${variantName(room.variant)}`;
     document.body.classList.toggle("spectating", !state.me);
     document.body.classList.toggle("my-turn", Boolean(state.me) && isSeatActive(state, state.me));
     const waiting = state.phase === "waiting" || !state.seats;
@@ -46,7 +57,7 @@ export class TableView {
     if (waiting) {
       this.renderWaiting(state);
     } else {
-      this.renderDeal(state, busy);
+      this.renderDeal(state, busy, busy ? null : previous);
     }
     this.renderResult(state);
     this.tick(Date.now());
@@ -56,40 +67,48 @@ export class TableView {
     const room = state.room || {};
     const players = room.players || [];
     const free = (room.seat_count || 0) - players.length;
-    replaceChildren(byId("table-info"), infoChip("Status", "waiting for players"), infoChip("Seats", `${players.length} of ${room.seat_count || "?"}`));
+    const board = byId("board");
+    board.className = "board waiting-board";
+    replaceChildren(byId("table-info"), infoChip(t("centre.status"), t("centre.waiting")), infoChip(t("centre.seats"), t("centre.seats_taken", { taken: players.length, total: room.seat_count || 0 })));
     const link = tableUrl(this.roomId, rememberedInvite(this.roomId));
     replaceChildren(
       byId("opponents"),
       element(
         "article",
         { class: "seat-panel waiting-panel" },
-        element("h2", { text: "Waiting for players" }),
-        element("ul", { class: "waiting-list" }, players.map((player) => element("li", { text: `${WIND_NAMES[player.seat] || ""} · ${player.name}${player.is_bot ? " (bot)" : ""}` }))),
-        element("p", {}, "Invite friends with this link: ", element("a", { href: link, class: "invite-link", text: link })),
-        element("button", { type: "button", "data-testid": "copy-invite", text: "Copy the link", onclick: (event) => copyLink(link, event.currentTarget) }),
+        element("h2", { text: t("waiting.title") }),
+        element(
+          "ul",
+          { class: "waiting-list" },
+          players.map((player) => element("li", { text: `${windName(player.seat)} · ${playerName(player)}${player.is_bot ? t("waiting.bot_suffix") : ""}` })),
+        ),
+        element("p", {}, t("waiting.invite"), " ", element("a", { href: link, class: "invite-link", text: link })),
+        element("button", { type: "button", "data-testid": "copy-invite", text: t("waiting.copy"), onclick: (event) => copyLink(link, event.currentTarget) }),
         free > 0
-          ? element("button", { type: "button", class: "primary", "data-testid": "fill-bots", text: `Fill ${free} empty seat${free === 1 ? "" : "s"} with bots`, onclick: () => this.handlers.fillWithBots() })
+          ? element("button", { type: "button", class: "primary", "data-testid": "fill-bots", text: t("waiting.fill_bots", { count: free }), onclick: () => this.handlers.fillWithBots() })
           : "",
       ),
     );
     replaceChildren(byId("my-table"));
     replaceChildren(byId("hand"));
     byId("prompt").hidden = true;
-    byId("turn-text").textContent = "The first deal starts when every seat is taken.";
+    byId("turn-text").textContent = t("waiting.first_deal");
     replaceChildren(byId("turn-tile"));
     byId("hand-hint").textContent = "";
   }
 
-  renderDeal(state, busy) {
+  renderDeal(state, busy, previous) {
     const room = state.room || {};
-    const dealLine = room.deals_total ? `${room.deal_no} of ${room.deals_total}` : `${room.deal_no || 1}`;
+    const board = byId("board");
+    board.className = `board seats-${(state.seats || []).length}`;
+    const dealLine = room.deals_total ? t("centre.deal_of", { number: room.deal_no, total: room.deals_total }) : formatNumber(room.deal_no || 1);
     replaceChildren(
       byId("table-info"),
-      infoChip("Deal", dealLine),
-      infoChip("Round", WIND_NAMES[state.round_wind] || state.round_wind),
-      infoChip("Dealer", `${seatName(state, state.dealer)} (${state.dealer})`),
-      infoChip("Wall", `${state.wall_remaining ?? "?"}`, "wall-count"),
-      infoChip("Deal clock", "", "deal-timer"),
+      infoChip(t("centre.wall"), formatNumber(state.wall_remaining ?? 0), "wall-count", "wall"),
+      infoChip(t("centre.round"), windName(state.round_wind), "round-wind"),
+      infoChip(t("centre.dealer"), `${seatName(state, state.dealer)} (${windName(state.dealer)})`, "dealer"),
+      infoChip(t("centre.deal"), dealLine, "deal-number"),
+      infoChip(t("centre.deal_clock"), "", "deal-timer"),
     );
     this.seatCountdowns = [];
     const countdownFor = (seat) => {
@@ -98,13 +117,18 @@ export class TableView {
       this.seatCountdowns.push(node);
       return node;
     };
-    replaceChildren(byId("opponents"), otherSeatsInTurnOrder(state).map((seat) => seatPanel(state, seat, { countdown: countdownFor(seat) })));
+    const positions = seatPositions(state);
+    const arrived = newDiscardSeat(previous, state);
+    const panelFor = (seat, isMe) =>
+      seatPanel(state, seat, { isMe, position: positions[seat], countdown: countdownFor(seat), discardArrives: arrived === seat });
+    const others = state.me ? otherSeatsInTurnOrder(state) : otherSeatsInTurnOrder(state).slice(1);
+    replaceChildren(byId("opponents"), others.map((seat) => panelFor(seat, false)));
+    const bottomSeat = state.me || (state.seats || [])[0];
+    replaceChildren(byId("my-table"), bottomSeat ? panelFor(bottomSeat, Boolean(state.me)) : "");
     if (state.me) {
-      replaceChildren(byId("my-table"), seatPanel(state, state.me, { isMe: true, countdown: countdownFor(state.me) }));
       this.hand.render(state, busy);
       this.prompt.render(state, busy);
     } else {
-      replaceChildren(byId("my-table"));
       replaceChildren(byId("hand"));
       byId("prompt").hidden = true;
     }
@@ -113,6 +137,25 @@ export class TableView {
     const onOffer = state.last_discard && (state.phase === "claim" || state.phase === "rob");
     replaceChildren(byId("turn-tile"), onOffer ? tileElement(state.last_discard.tile, { size: "md" }) : "");
     byId("hand-hint").textContent = handHint(state);
+    if (previous) this.announce(previous, state, positions, arrived);
+  }
+
+  /** The moment's sounds and calls: a discard, a claim or win called at its seat, my turn. */
+  announce(previous, state, positions, arrivedSeat) {
+    const calls = claimCalls(previous, state);
+    for (const { seat, call } of calls) this.showCall(positions[seat], call);
+    if (calls.length) play("claim");
+    else if (arrivedSeat) play("discard");
+    const myTurnNow = state.me && (state.legal || []).some((action) => action.type === "discard");
+    const myTurnBefore = previous.me && (previous.legal || []).some((action) => action.type === "discard");
+    if (myTurnNow && !myTurnBefore) play("turn");
+  }
+
+  /** Shows a call ("碰", "Pong!") for a moment at the seat that made it. */
+  showCall(position, call) {
+    const bubble = element("div", { class: `call-bubble pos-${position || "bottom"}`, role: "status", "data-call": call, text: t(`call.${call}`) });
+    byId("board").append(bubble);
+    setTimeout(() => bubble.remove(), CALL_SHOWN_MS);
   }
 
   renderResult(state) {
@@ -148,8 +191,53 @@ export class TableView {
       dealTimer.textContent = dealLeft === null ? "–" : clockText(dealLeft);
       dealTimer.classList.toggle("urgent", dealLeft !== null && dealLeft <= 30000);
     }
+    this.tickWarning(state, turnLeft);
     this.resultPanel.tick(now);
   }
+
+  // One tick a second through the last 10 seconds of a decision that is mine.
+  tickWarning(state, turnLeft) {
+    const mine = state.me && (state.legal || []).length > 0 && !this.busy;
+    if (!mine || turnLeft === null || turnLeft > TICK_FROM_MS || turnLeft <= 0) {
+      this.lastTickSecond = null;
+      return;
+    }
+    const second = Math.ceil(turnLeft / 1000);
+    if (second !== this.lastTickSecond) {
+      this.lastTickSecond = second;
+      play("tick");
+    }
+  }
+}
+
+/** The seat whose river grew by one since `previous` (its newest tile slides in), or null. */
+function newDiscardSeat(previous, state) {
+  if (!previous || !previous.players || !state.last_discard) return null;
+  const seat = state.last_discard.seat;
+  const before = (previous.players[seat] && previous.players[seat].discards) || [];
+  const after = (state.players && state.players[seat] && state.players[seat].discards) || [];
+  return after.length === before.length + 1 ? seat : null;
+}
+
+const CALL_OF_MELD = { chow: "chow", pong: "pong", kong: "kong" };
+
+/** The calls made since `previous`: a seat's new shown set, and the winners of a won deal. */
+function claimCalls(previous, state) {
+  const calls = [];
+  for (const seat of state.seats || []) {
+    const before = ((previous.players || {})[seat] || {}).melds || [];
+    const after = ((state.players || {})[seat] || {}).melds || [];
+    if (after.length > before.length) {
+      const meld = after[after.length - 1];
+      calls.push({ seat, call: CALL_OF_MELD[meld.kind] || "kong" });
+    } else if (after.length === before.length && after.some((meld, index) => meld.kind === "kong" && before[index].kind !== "kong")) {
+      calls.push({ seat, call: "kong" });
+    }
+  }
+  if (state.phase === "ended" && previous.phase !== "ended" && state.result && state.result.outcome === "win") {
+    for (const winner of state.result.winners || []) calls.push({ seat: winner.seat, call: "win" });
+  }
+  return calls;
 }
 
 /** Time left until `deadline`, never more than the setting (client and server clocks may differ). */
@@ -162,38 +250,36 @@ function remaining(deadline, settingSeconds, now) {
 async function copyLink(link, button) {
   try {
     await navigator.clipboard.writeText(link);
-    button.textContent = "Copied";
+    button.textContent = t("waiting.copied");
   } catch (blocked) {
     // Clipboard access needs a secure context (https or localhost); the link stays selectable.
-    button.textContent = "Select the link above to copy it";
+    button.textContent = t("waiting.copy_by_hand");
   }
 }
 
-function infoChip(label, value, testid) {
+function infoChip(label, value, testid, kind) {
   return element(
     "span",
-    { class: "chip", "data-testid": testid || null },
+    { class: `chip${kind ? ` chip-${kind}` : ""}`, "data-testid": testid || null },
     element("span", { class: "chip-label", text: label }),
     element("span", { class: "chip-value", text: value }),
   );
 }
 
 function turnText(state) {
-  if (state.phase === "ended") return "The deal is over.";
+  if (state.phase === "ended") return t("turn.over");
   const discard = state.last_discard;
   const mine = state.me && isSeatActive(state, state.me);
   if (state.phase === "claim" || state.phase === "rob") {
-    const tile = discard ? tileShortName(discard.tile) : "the tile";
-    if (mine) return `Claim ${tile}? Decide before the timer runs out.`;
-    return `Waiting for claims on ${tile}`;
+    const tile = discard ? tileShortName(discard.tile) : t("turn.the_tile");
+    return t(mine ? "turn.claim_mine" : "turn.claim_wait", { tile });
   }
-  if (mine) return "Your turn";
-  return `${seatName(state, state.turn)} (${WIND_NAMES[state.turn] || state.turn}) to play`;
+  if (mine) return t("turn.yours");
+  return t("turn.other", { name: seatName(state, state.turn), wind: windName(state.turn) });
 }
 
 function handHint(state) {
-  if (!state.me) return "You are watching this table.";
+  if (!state.me) return t("hint.watching");
   const canDiscard = (state.legal || []).some((action) => action.type === "discard");
-  if (canDiscard) return "Tap a tile to discard it. Keys: ←/→ choose, Enter discards, 1–9/0 pick a tile, D the drawn tile.";
-  return "";
+  return canDiscard ? t("hint.discard") : "";
 }

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import server
+from server.api import static_files
 from server.api.address_limits import AddressBuckets, client_key, retry_after
 from server.api.models import AddBots as AddBotsBody
 from server.api.models import CreateRoom, JoinRoom
@@ -23,6 +22,8 @@ from server.engine.rules import RulesError, TableRules
 from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
+from server.rooms.snapshot import RoomStatus
+from server.settings import default_web_directory
 from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -213,7 +214,8 @@ async def add_bots(
     invite = body.invite if body is not None else None
     if not actor.access.may_enter(invite) and seated_player_index(request, room_id) is None:
         raise _refuse_stranger()
-    if actor.status == "waiting" and all(player.is_bot for player in actor.players):
+    room = actor.snapshot()
+    if room.status is RoomStatus.WAITING and all(player.is_bot for player in room.players):
         # A table of bots alone would only burn the server's time: nobody plays at it.
         raise ApiError(
             409, "no_human_seated", "a player must take a seat before bots fill the others"
@@ -267,36 +269,44 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-def web_directory() -> Path:
-    """Where the browser client's files are: `MAHJONG_WEB_DIR`, else `web/` at the repository root."""
-    configured = os.environ.get("MAHJONG_WEB_DIR")
-    return Path(configured) if configured else Path(server.__file__).resolve().parent.parent / "web"
+def web_directory(request: Request) -> Path:
+    """Where the browser client's files are (`Settings.web_directory`): the one place the
+    pages, the static files and the dashboard are read from."""
+    settings = getattr(request.app.state, "settings", None)
+    return settings.web_directory if settings is not None else default_web_directory()
 
 
-def _web_file(relative: str) -> FileResponse:
-    root = web_directory().resolve()
-    if "\x00" in relative:  # no file has a NUL in its name; the OS would refuse it
-        raise ApiError(404, "not_found", "no such page")
-    target = (root / relative).resolve()
-    # Refuse anything that escapes web/ (`..`, absolute paths, symlinks out).
-    if not target.is_relative_to(root) or not target.is_file():
-        raise ApiError(404, "not_found", "no such page")
-    return FileResponse(target)
+def _client_file(
+    request: Request, relative: str, *, page: bool = False, versioned: bool = False
+) -> Response:
+    # Compression and caching live in static_files.py; this only maps a miss to a 404.
+    try:
+        if page:
+            return static_files.page_response(request, web_directory(request), relative)
+        return static_files.static_response(request, web_directory(request), relative, versioned)
+    except static_files.WebFileMissingError:
+        raise ApiError(404, "not_found", "no such page") from None
 
 
 @router.get("/", include_in_schema=False)
-async def lobby_page() -> FileResponse:
+async def lobby_page(request: Request) -> Response:
     """The lobby (web/index.html)."""
-    return _web_file("index.html")
+    return _client_file(request, "index.html", page=True)
 
 
 @router.get("/rooms/{room_id}", include_in_schema=False, name="table_page")
-async def table_page(room_id: str) -> FileResponse:
+async def table_page(request: Request, room_id: str) -> Response:
     """The table page (web/table.html); the page reads the room id from its URL."""
-    return _web_file("table.html")
+    return _client_file(request, "table.html", page=True)
+
+
+@router.get("/static/v/{version}/{path:path}", include_in_schema=False)
+async def versioned_static_file(request: Request, version: str, path: str) -> Response:
+    """A file of the browser client under a version of the whole client (cached for good)."""
+    return _client_file(request, path, versioned=True)
 
 
 @router.get("/static/{path:path}", include_in_schema=False)
-async def static_file(path: str) -> FileResponse:
-    """A file of the browser client."""
-    return _web_file(path)
+async def static_file(request: Request, path: str) -> Response:
+    """A file of the browser client (revalidated by ETag)."""
+    return _client_file(request, path)

@@ -41,7 +41,7 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
 
     async def run_asgi(self) -> None:
         """Offer the shortcut in the scope, then run the app as uvicorn does."""
-        extensions: dict[str, Any] = self.scope.setdefault("extensions", {})  # type: ignore[assignment]
+        extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
         extensions[SEND_TEXT_NOW] = self.send_text_now
         await super().run_asgi()
 

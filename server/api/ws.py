@@ -13,8 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
-import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -27,16 +25,16 @@ from starlette.websockets import WebSocketState
 from server.api.address_limits import SocketCounts, client_key
 from server.api.socket_protocol import SEND_TEXT_NOW
 from server.rooms import commands as cmd
+from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
 from server.rooms.room_seats import CLOSE_SPECTATORS_FULL
+from server.settings import RATE_BURST, RATE_PER_SECOND
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 
 MAX_MESSAGE_BYTES = 8 * 1024
-RATE_BURST = 40
-RATE_PER_SECOND = 20.0
 FLOOD_CLOSE_AFTER = 200
 OUTBOX_LIMIT = 512
 
@@ -162,17 +160,6 @@ async def _run_suspended(coroutine: Coroutine[Any, Any, None], blocker: Any) -> 
         raise
 
 
-def rate_limits_from_env() -> tuple[float, float]:
-    """(burst, per second) from `MAHJONG_WS_RATE_BURST` and `MAHJONG_WS_RATE_PER_SECOND`.
-
-    Load tests lift them: their clients answer flat out, far faster than any human.
-    """
-    return (
-        float(os.environ.get("MAHJONG_WS_RATE_BURST", RATE_BURST)),
-        float(os.environ.get("MAHJONG_WS_RATE_PER_SECOND", RATE_PER_SECOND)),
-    )
-
-
 class RateLimit:
     """A token bucket: `RATE_BURST` messages at once, refilled at `RATE_PER_SECOND`.
 
@@ -181,17 +168,21 @@ class RateLimit:
     briefly (or only slightly) just gets `rate_limited` errors.
     """
 
-    def __init__(self, burst: float = RATE_BURST, per_second: float = RATE_PER_SECOND) -> None:
+    def __init__(
+        self, clock: Clock, burst: float = RATE_BURST, per_second: float = RATE_PER_SECOND
+    ) -> None:
+        self.clock = clock
         self.burst = burst
         self.per_second = per_second
         self.tokens = float(burst)
         self.flood = 0.0
-        self.updated = time.monotonic()
+        self.updated = clock.now()
 
     def allow(self) -> bool:
         """Take one message from the bucket, if there is one."""
-        now = time.monotonic()
-        elapsed = now - self.updated
+        now = self.clock.now()
+        # The wall clock may step back (NTP): that is no time elapsed, not negative time.
+        elapsed = max(0.0, now - self.updated)
         self.tokens = min(self.burst, self.tokens + elapsed * self.per_second)
         self.flood = max(0.0, self.flood - elapsed * self.per_second)
         self.updated = now
@@ -276,7 +267,7 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
     elif not actor.access.spectators_allowed:
         await _refuse_connection(websocket, CLOSE_NO_SPECTATORS, "spectators are turned off")
         return
-    elif actor.spectator_cap is not None and len(actor.spectators) >= actor.spectator_cap:
+    elif actor.snapshot().spectators_full:
         # The actor checks again (connects may be queued); this spares it the work.
         await _refuse_connection(
             websocket, CLOSE_SPECTATORS_FULL, "the room has as many spectators as it takes"
@@ -284,13 +275,20 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
         return
     await websocket.accept()
     connection = SocketConnection(websocket, player_index)
-    await actor.queue.put(cmd.Connect(connection))
+    actor.tell(cmd.Connect(connection))
     try:
         await _read_loop(
-            websocket, connection, actor.queue, getattr(websocket.app.state, "ws_rate", None)
+            websocket,
+            connection,
+            actor.tell,
+            RateLimit(
+                websocket.app.state.socket_clock,
+                websocket.app.state.ws_rate.burst,
+                websocket.app.state.ws_rate.per_second,
+            ),
         )
     finally:
-        await actor.queue.put(cmd.Disconnect(connection))
+        actor.tell(cmd.Disconnect(connection))
         connection.close(1000, "bye")
         with contextlib.suppress(asyncio.TimeoutError, Exception):
             await asyncio.wait_for(connection.finished(), timeout=2)
@@ -299,10 +297,9 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
 async def _read_loop(
     websocket: WebSocket,
     connection: SocketConnection,
-    queue: asyncio.Queue[Any],
-    limits: tuple[float, float] | None = None,
+    tell: Callable[[cmd.Command], None],
+    rate: RateLimit,
 ) -> None:
-    rate = RateLimit(*limits) if limits else RateLimit()
     while websocket.application_state == WebSocketState.CONNECTED:
         try:
             frame = await websocket.receive()
@@ -331,7 +328,7 @@ async def _read_loop(
         if isinstance(command, str):
             continue  # refused; the error is already queued
         if command is not None:
-            await queue.put(command)
+            tell(command)
 
 
 def parse_client_message(text: str, connection: SocketConnection) -> Any:

@@ -16,6 +16,7 @@ from server.bots.efficiency import pungs_shanten, restricted_shanten, seven_pair
 from server.bots.seat_view import SeatView
 from server.engine.melds import Meld
 from server.engine.tiles import DRAGONS, FEI, Tile
+from server.engine.variants import KAKI3, get_variant
 
 # Chance that a held pair of a tile becomes a pung, by unseen copies left.
 _PUNG_CHANCE = {0: 0.0, 1: 0.3, 2: 0.55}
@@ -146,7 +147,6 @@ BONUS_LOOKAHEAD_DRAWS = 5
 SCORING_BONUS_SHARE = 0.75
 FUTURE_BONUS_WEIGHT = 0.8
 BONUS_TILE_COUNT = 16
-KAKI3_DEAD_WALL = 7
 
 
 def expected_bonus_fan(view: SeatView) -> float:
@@ -161,7 +161,7 @@ def expected_bonus_fan(view: SeatView) -> float:
     laid += sum(1 for t in view.bonus if t != FEI)
     left = max(0, BONUS_TILE_COUNT - laid)
     draws = min(BONUS_LOOKAHEAD_DRAWS, live / 3)
-    chance = left / (live + KAKI3_DEAD_WALL)
+    chance = left / (live + get_variant(KAKI3).dead_wall)
     return FUTURE_BONUS_WEIGHT * draws * chance * SCORING_BONUS_SHARE
 
 

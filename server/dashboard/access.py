@@ -9,7 +9,6 @@ figures in it; it asks for the token and sends it with each call. A room's own r
 from __future__ import annotations
 
 import hmac
-import os
 
 from fastapi import Request
 
@@ -19,11 +18,8 @@ class AccessDenied(Exception):
 
 
 def admin_token(request: Request) -> str | None:
-    """The configured token: ``app.state.admin_token`` if the app set one, else the env."""
-    configured = getattr(request.app.state, "admin_token", None)
-    if configured is None:
-        configured = os.environ.get("MAHJONG_ADMIN_TOKEN")
-    return configured or None
+    """The configured token, ``app.state.admin_token`` (from the server's settings)."""
+    return getattr(request.app.state, "admin_token", None) or None
 
 
 def presented_token(request: Request) -> str | None:

@@ -1,7 +1,7 @@
 """The operations view: live tables and connected players, bot cover per player, and deals
 ended by the deal time limit.
 
-Live figures come from the room manager in this process (``app.state.manager``); the
+Live figures come from the snapshots of the room manager in this process; the
 history comes from the database. Bot cover is counted from the action log, whose
 ``bot_reason`` says why a bot moved for a seat: ``timeout`` (the turn timer ran out),
 ``disconnected`` (no live connection) or ``bot_seat`` (a seat that is a bot, not counted);
@@ -16,55 +16,43 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.filters import DealFilters
+from server.rooms.snapshot import RoomSnapshot, RoomStatus
 from server.store.schema import deal_players, deals
 
 RECENT_LIMITED = 20
 
 
-def live_tables(manager: Any) -> dict[str, Any]:
-    """Open rooms of this process with their players' connection state.
-
-    ``manager`` is the room manager (its ``rooms`` map room ids to actors with
-    ``public_room()``); None when the app runs without one, e.g. a dashboard-only test.
-    """
-    rooms = []
-    rooms_by_id = dict(getattr(manager, "rooms", {}) or {}) if manager is not None else {}
-    for room_id, actor in rooms_by_id.items():
-        try:
-            room = actor.public_room()
-        except Exception:  # a room closing under our feet must not break the page
-            continue
-        if room.get("status") == "closed":
-            continue
-        deal = getattr(actor, "deal", None)
-        rooms.append(
-            {
-                "room_id": room_id,
-                "name": room.get("name"),
-                "variant": room.get("variant"),
-                "status": room.get("status"),
-                "deal_no": room.get("deal_no"),
-                "deal_id": getattr(deal, "deal_id", None),
-                "spectators": room.get("spectators", 0),
-                "players": [
-                    {
-                        "name": player.get("name"),
-                        "seat": player.get("seat"),
-                        "is_bot": bool(player.get("is_bot")),
-                        "connected": bool(player.get("connected")),
-                        "bot_covered": bool(player.get("bot_covered")),
-                    }
-                    for player in room.get("players", [])
-                ],
-            }
-        )
+def live_tables(snapshots: list[RoomSnapshot]) -> dict[str, Any]:
+    """Open rooms of this process with their players' connection state, from the room
+    manager's snapshots (none when the app runs without rooms, e.g. a dashboard-only test)."""
+    rooms = [
+        {
+            "room_id": room.room_id,
+            "name": room.name,
+            "variant": room.variant,
+            "status": room.status.value,
+            "deal_no": room.deal_no,
+            "deal_id": room.deal_id,
+            "spectators": room.spectators,
+            "players": [
+                {
+                    "name": player.name,
+                    "seat": player.seat,
+                    "is_bot": player.is_bot,
+                    "connected": player.connected,
+                    "bot_covered": player.bot_covered,
+                }
+                for player in room.players
+            ],
+        }
+        for room in snapshots
+        if room.status is not RoomStatus.CLOSED
+    ]
     return {
         "rooms": rooms,
-        "tables": sum(1 for room in rooms if room["status"] == "playing"),
-        "connected_players": sum(
-            1 for room in rooms for player in room["players"] if player["connected"]
-        ),
-        "spectators": sum(int(room["spectators"] or 0) for room in rooms),
+        "tables": sum(1 for room in snapshots if room.status is RoomStatus.PLAYING),
+        "connected_players": sum(room.connected_players for room in snapshots),
+        "spectators": sum(room.spectators for room in snapshots),
     }
 
 

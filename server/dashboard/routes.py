@@ -17,13 +17,12 @@ Filters on every list: ``variant``, ``room``, ``player``, ``outcome``, ``since``
 from __future__ import annotations
 
 import logging
-import os
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from server.api.http import web_directory
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
 from server.dashboard import operations as operation_queries
@@ -31,14 +30,6 @@ from server.dashboard import summaries
 from server.dashboard.access import AccessDenied, require_admin
 from server.dashboard.filters import DealFilters, FilterError
 from server.dashboard.standings import standings as standings_query
-
-
-def web_directory() -> Path:
-    """Where the page lives: ``MAHJONG_WEB_DIR``, else ``web/`` beside the package, as for
-    the rest of the browser client."""
-    configured = os.environ.get("MAHJONG_WEB_DIR")
-    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "web"
-
 
 ASSETS = {
     "dashboard.js": "text/javascript; charset=utf-8",
@@ -98,18 +89,19 @@ Filters = Annotated[DealFilters, Depends(_filters)]
 @router.get("/dashboard", include_in_schema=False)
 async def dashboard_page(request: Request) -> Response:
     """The dashboard page: a shell that fetches everything from the API below."""
-    page = web_directory() / "dashboard.html"
+    page = web_directory(request) / "dashboard.html"
     if not page.is_file():
         return _error(404, "not_found", "web/dashboard.html is missing")
     return FileResponse(page, media_type="text/html; charset=utf-8")
 
 
 @router.get("/dashboard/assets/{name}", include_in_schema=False)
-async def dashboard_asset(name: str) -> Response:
+async def dashboard_asset(request: Request, name: str) -> Response:
     """The page's own script and style sheet (a fixed list: no path is taken from the URL)."""
-    if name not in ASSETS or not (web_directory() / name).is_file():
+    folder = web_directory(request)
+    if name not in ASSETS or not (folder / name).is_file():
         return _error(404, "not_found", f"no dashboard asset {name!r}")
-    return FileResponse(web_directory() / name, media_type=ASSETS[name])
+    return FileResponse(folder / name, media_type=ASSETS[name])
 
 
 @api.get("/deals")
@@ -173,7 +165,7 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
             cover = await operation_queries.bot_cover(conn, filters)
             limited = await operation_queries.deal_limit_endings(conn, filters)
     return {
-        "live": operation_queries.live_tables(manager),
+        "live": operation_queries.live_tables(manager.snapshots() if manager else []),
         "bot_cover": cover,
         "deal_limit": limited,
     }

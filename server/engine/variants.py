@@ -35,6 +35,13 @@ class Variant:
     # 3 Kaki: after a chow or pong the player may not throw a tile of that set (nor sink
     # its Fei) in the same turn. Hong Kong has no such rule.
     same_turn_throw_ban: bool
+    # The seed rules' fan minimum to win and the fan cap of a payment (house rules may
+    # set others per table); the web client reads them from the room, not its own copy.
+    min_fan: int
+    fan_cap: int
+    # Deals in one "round" of the game when the game counts deals (3 Kaki has no wind
+    # rounds: one round is one deal per seat); None when wind rounds end it (Hong Kong).
+    deals_per_round: int | None
     exposed_kong_points: int = 2
     added_kong_points: int = 1
     concealed_kong_points: int = 2
@@ -68,6 +75,9 @@ VARIANTS: dict[str, Variant] = {
         one_winner_per_discard=False,
         winner_deals_next=False,
         same_turn_throw_ban=False,
+        min_fan=3,
+        fan_cap=8,
+        deals_per_round=None,
     ),
     KAKI3: Variant(
         name=KAKI3,
@@ -79,6 +89,9 @@ VARIANTS: dict[str, Variant] = {
         one_winner_per_discard=True,
         winner_deals_next=True,
         same_turn_throw_ban=True,
+        min_fan=5,
+        fan_cap=10,
+        deals_per_round=3,
     ),
 }
 

@@ -12,8 +12,6 @@ import sys
 import urllib.error
 import urllib.request
 
-DEFAULT_URL = "http://127.0.0.1:8000/healthz"
-
 
 def check(url: str, timeout: float = 4.0) -> bool:
     """True when ``url`` answers HTTP 200 within ``timeout`` seconds."""
@@ -26,7 +24,9 @@ def check(url: str, timeout: float = 4.0) -> bool:
 
 def main() -> int:
     """Probe the configured URL; print why on failure so `docker inspect` shows it."""
-    url = os.environ.get("MAHJONG_HEALTHCHECK_URL", DEFAULT_URL)
+    from server.settings import Settings
+
+    url = Settings.from_environ(os.environ).healthcheck_url
     if check(url):
         return 0
     print(f"unhealthy: {url} did not answer 200", file=sys.stderr)

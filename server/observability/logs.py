@@ -13,7 +13,6 @@ import contextlib
 import contextvars
 import json
 import logging
-import os
 import re
 import sys
 from collections.abc import Iterator
@@ -156,7 +155,7 @@ class TextFormatter(logging.Formatter):
 
 def make_handler(log_format: str | None = None, stream: Any = None) -> logging.Handler:
     """A stream handler with the formatter for ``log_format`` and both filters."""
-    chosen = (log_format or os.environ.get("MAHJONG_LOG_FORMAT") or "text").lower()
+    chosen = (log_format or "text").lower()
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonLinesFormatter() if chosen == "json" else TextFormatter())
     handler.addFilter(ContextFilter())
@@ -169,8 +168,8 @@ def configure_logging(
 ) -> logging.Handler:
     """Route the root logger and uvicorn's loggers through one scrubbing handler.
 
-    ``log_format`` is ``"json"`` or ``"text"`` (default: ``MAHJONG_LOG_FORMAT``, then
-    text); ``level`` defaults to ``MAHJONG_LOG_LEVEL``, then INFO. Returns the handler,
+    ``log_format`` is ``"json"`` or ``"text"`` (default text); ``level`` defaults to INFO
+    (``serve`` passes ``MAHJONG_LOG_FORMAT`` and ``MAHJONG_LOG_LEVEL`` from its settings). Returns the handler,
     so a test can remove it again.
     """
     handler = make_handler(log_format, stream)
@@ -180,7 +179,7 @@ def configure_logging(
             root.removeHandler(old)
     handler._mahjong_hall = True  # type: ignore[attr-defined]
     root.addHandler(handler)
-    root.setLevel((level or os.environ.get("MAHJONG_LOG_LEVEL") or "INFO").upper())
+    root.setLevel((level or "INFO").upper())
     # uvicorn's own handlers would bypass the scrubber (its access line holds the
     # WebSocket URL, token included), so its loggers hand their records to ours.
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
@@ -193,7 +192,7 @@ def configure_logging(
 
 def uvicorn_log_config(log_format: str | None = None, level: str | None = None) -> dict[str, Any]:
     """A ``log_config`` for ``uvicorn.run`` that installs the same handler and filters."""
-    chosen = (log_format or os.environ.get("MAHJONG_LOG_FORMAT") or "text").lower()
+    chosen = (log_format or "text").lower()
     formatter = JsonLinesFormatter if chosen == "json" else TextFormatter
     return {
         "version": 1,
@@ -213,7 +212,7 @@ def uvicorn_log_config(log_format: str | None = None, level: str | None = None) 
         },
         "root": {
             "handlers": ["stderr"],
-            "level": (level or os.environ.get("MAHJONG_LOG_LEVEL") or "INFO").upper(),
+            "level": (level or "INFO").upper(),
         },
         "loggers": {
             name: {"handlers": [], "propagate": True}

@@ -1,8 +1,10 @@
-"""Clocks for the rooms: the real one, and a hand-driven one for tests.
+"""Clocks for the rooms: the real one, and a hand-driven one for tests, behind one timer path.
 
-Every timer of a room (turn, deal, next deal, idle close) asks its clock for the time and
-waits through it, so a test can run the 40-second and 5-minute paths in milliseconds by
-advancing a `ManualClock` by hand.
+Every timer of the hall (turn, deal, next deal, idle close, store retry) is
+`clock.call_at(moment, callback)`, which returns a handle to cancel. `SystemClock` maps it
+to an event-loop callback; `ManualClock` runs the callback when a test moves it past the
+moment. The rooms run the same code either way, so a test can run the 40-second and
+5-minute paths in milliseconds and still exercise what production runs.
 """
 
 from __future__ import annotations
@@ -11,47 +13,108 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 
+class TimerHandle(Protocol):
+    """A timer armed with `Clock.call_at`."""
+
+    def cancel(self) -> None:
+        """Stop the timer; its callback will not run (a second cancel does nothing)."""
+        ...
+
+
 class Clock(Protocol):
-    """What a room needs from time: the current epoch seconds, and a way to wait for a moment."""
+    """What the hall needs from time: the current epoch seconds, and timers at a moment."""
 
     def now(self) -> float:
         """Seconds since the epoch (UTC), as a float."""
         ...
 
-    async def sleep_until(self, moment: float) -> None:
-        """Return once `now() >= moment`."""
+    def call_at(self, moment: float, callback: Callable[[], None]) -> TimerHandle:
+        """Run `callback` (on the event loop's thread) once `now() >= moment`."""
         ...
 
 
 class SystemClock:
-    """Wall-clock time, waiting with `asyncio.sleep`."""
+    """Wall-clock time; timers are event-loop callbacks (no task per timer)."""
 
     def now(self) -> float:
         """The real time."""
         return time.time()
 
-    async def sleep_until(self, moment: float) -> None:
-        """Sleep until the wall clock reaches `moment` (re-checking, since sleeps may be early)."""
-        while True:
-            remaining = moment - time.time()
-            if remaining <= 0:
-                return
-            await asyncio.sleep(remaining)
+    def call_at(self, moment: float, callback: Callable[[], None]) -> TimerHandle:
+        """Arm a loop callback for the wall-clock `moment` (needs a running loop)."""
+        return _WallTimer(self, moment, callback)
+
+
+class _WallTimer:
+    """A callback at a wall-clock moment, as a loop callback.
+
+    A class rather than a closure over its own handle: that closure made a reference cycle
+    (handle -> callback -> cell -> handle) that outlived the firing, so every turn timer
+    became cyclic garbage for the collector, about two per action, and at a thousand tables
+    the young collections that freed them took 200 ms (docs/benchmarks.md, "Server load").
+    Here the cycle (timer -> handle -> bound `_fire` -> timer) is broken when the timer
+    fires or is cancelled, and reference counting frees it at once.
+    """
+
+    __slots__ = ("__weakref__", "callback", "clock", "handle", "moment")
+
+    def __init__(self, clock: SystemClock, moment: float, callback: Callable[[], None]) -> None:
+        self.clock = clock
+        self.moment = moment
+        self.callback: Callable[[], None] | None = callback
+        self.handle: asyncio.TimerHandle | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        delay = max(0.0, self.moment - self.clock.now())
+        self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        callback = self.callback
+        if callback is None:
+            return
+        if self.clock.now() < self.moment:  # the loop keeps monotonic time: re-check the wall
+            self._arm()
+            return
+        self.handle = self.callback = None
+        callback()
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()  # drops its callback, so the cycle goes too
+        self.handle = self.callback = None
+
+
+class _ManualTimer:
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback: Callable[[], None] | None = callback
+
+    def run(self) -> None:
+        callback, self.callback = self.callback, None
+        if callback is not None:
+            callback()
+
+    def cancel(self) -> None:
+        self.callback = None
 
 
 class ManualClock:
     """A clock that moves only when a test calls `advance` or `set`.
 
-    Waiters are woken in deadline order, so timers fire as they would in real time.
-    It must be driven from the event loop the waiters run on (or through `advance_threadsafe`).
+    Due timers run inside `advance`/`set`, in deadline order (ties in arming order), so
+    they fire as they would in real time. It must be driven from the thread of the event
+    loop whose rooms it times (or through `advance_threadsafe`).
     """
 
     def __init__(self, start: float = 1_800_000_000.0) -> None:
         self._now = start
-        self._waiters: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._timers: list[tuple[float, int, _ManualTimer]] = []
         self._order = itertools.count()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -59,26 +122,37 @@ class ManualClock:
         """The clock's current reading."""
         return self._now
 
-    async def sleep_until(self, moment: float) -> None:
-        """Wait until a test moves the clock to `moment` or past it."""
-        if moment <= self._now:
-            return
-        self._loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = self._loop.create_future()
-        heapq.heappush(self._waiters, (moment, next(self._order), future))
-        await future
+    def call_at(self, moment: float, callback: Callable[[], None]) -> TimerHandle:
+        """Arm `callback` for `moment`. A moment already reached runs soon on the running
+        loop, as `SystemClock` would run it (without a loop: at the next `advance` or
+        `set`); never inside `call_at` itself."""
+        timer = _ManualTimer(callback)
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None  # driven without a loop (the pure room tests)
+        if loop is not None:
+            self._loop = loop
+        if moment <= self._now and loop is not None:
+            loop.call_soon(timer.run)
+        else:
+            heapq.heappush(self._timers, (moment, next(self._order), timer))
+        return timer
+
+    @property
+    def pending(self) -> int:
+        """How many armed timers have not run nor been cancelled."""
+        return sum(1 for _, _, timer in self._timers if timer.callback is not None)
 
     def advance(self, seconds: float) -> None:
-        """Move the clock forward and wake every waiter whose moment has come."""
+        """Move the clock forward and run every timer whose moment has come."""
         self.set(self._now + seconds)
 
     def set(self, moment: float) -> None:
-        """Move the clock to `moment` (never backwards) and wake the due waiters."""
+        """Move the clock to `moment` (never backwards) and run the due timers."""
         self._now = max(self._now, moment)
-        while self._waiters and self._waiters[0][0] <= self._now:
-            _, _, future = heapq.heappop(self._waiters)
-            if not future.done():
-                future.set_result(None)
+        while self._timers and self._timers[0][0] <= self._now:
+            heapq.heappop(self._timers)[2].run()
 
     def advance_threadsafe(self, seconds: float) -> None:
         """`advance` from another thread (a test driving a server that runs in a thread)."""

@@ -139,3 +139,25 @@ class StoreRetry:
     """Time to try the store again after round `round` of an outage failed."""
 
     round: int
+
+
+# Everything a room's mailbox holds; the actor's dispatch is checked against it to be
+# exhaustive (mypy: `assert_never`), so a new command cannot be forgotten there.
+Command = (
+    Connect
+    | Disconnect
+    | PlayerAction
+    | NextDealReady
+    | Join
+    | AddBots
+    | TurnTimeout
+    | BotTurn
+    | DealTimeout
+    | NextDealDue
+    | IdleCheck
+    | Resume
+    | Shutdown
+    | StoreRetry
+)
+# The commands that carry a reply for whoever asked.
+Request = Join | AddBots

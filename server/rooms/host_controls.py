@@ -20,6 +20,7 @@ from server.rooms.access import Pause
 from server.rooms.messages import epoch_ms, error_message
 from server.rooms.players import NameTakenError, RoomFullError
 from server.rooms.room_seats import RoomSeats
+from server.rooms.snapshot import RoomStatus
 from server.store import hash_token
 
 log = logging.getLogger(__name__)
@@ -127,7 +128,12 @@ class HostControls(RoomSeats):
     async def _make_host(self, host: int, successor: int) -> None:
         await self.store.set_host(self.room_id, successor)
         self.access.host_index = successor
-        self._record(host, "make_host", f"{self._name(host)} made {self._name(successor)} host")
+        self._record(
+            host,
+            "make_host",
+            f"{self._name(host)} made {self._name(successor)} host",
+            player_index=successor,
+        )
 
     async def _remove(self, host: int, index: int) -> None:
         player = self.players[index]
@@ -139,7 +145,12 @@ class HostControls(RoomSeats):
         connection = self.player_connections.pop(index, None)
         if connection is not None:
             connection.close(CLOSE_REMOVED, "removed by the host")
-        self._record(host, "remove_player", f"{self._name(host)} removed {name}; a bot plays on")
+        self._record(
+            host,
+            "remove_player",
+            f"{self._name(host)} removed {name}; a bot plays on",
+            player_index=index,
+        )
         self._hand_covered_turns_to_bots()
 
     def _offer_seat(self, host: int, index: int) -> None:
@@ -184,7 +195,13 @@ class HostControls(RoomSeats):
         if level not in LEVELS:
             raise HostCommandRefused("bad_message", f"'level' must be one of {', '.join(LEVELS)}")
         self.bot_levels[index] = level
-        self._record(host, "bot_level", f"{self._name(host)} set {self._name(index)} to {level}")
+        self._record(
+            host,
+            "bot_level",
+            f"{self._name(host)} set {self._name(index)} to {level}",
+            player_index=index,
+            level=level,
+        )
 
     def bot_level_of(self, index: int) -> str:
         """The level a bot plays `index`'s seat at: the host's choice, else the server's."""
@@ -194,8 +211,8 @@ class HostControls(RoomSeats):
         if self.pause is not None:
             self.pause = None
         self._cancel_timers()
-        self.status = "finished"
-        await self._store_status("finished", self.clock.now())
+        self.status = RoomStatus.FINISHED
+        await self._store_status(RoomStatus.FINISHED, self.clock.now())
         self.next_deal_at = None
         self._record(host, "end_game", f"{self._name(host)} ended the game; scores stand")
 

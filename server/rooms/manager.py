@@ -7,33 +7,20 @@ import logging
 import secrets
 from typing import Any
 
-from server.engine import Action, DealSettings, replay, view
-from server.engine.game import Game
-from server.engine.rules import TableRules
+from server.engine import view
+from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms.access import TableAccess, new_invite
 from server.rooms.clock import Clock
-from server.rooms.deal_in_play import DealInPlay, utc
-from server.rooms.players import Player, RoomClosedError
-from server.rooms.seating import new_game, record_result
+from server.rooms.deal_in_play import utc
+from server.rooms.players import RoomClosedError
+from server.rooms.reopening import game_after
 from server.rooms.settings import RoomSettings, TableSettings
+from server.rooms.snapshot import RoomSnapshot, RoomStatus
 from server.rooms.table import RoomActor
 from server.store import Store, hash_token
 
 log = logging.getLogger(__name__)
-
-
-def game_after(settings: RoomSettings, finished_deals: list[Any]) -> Game:
-    """The room's game after `finished_deals` (in play order), rebuilt from their results.
-
-    Each finished deal's stored result names the next dealer's seat, which is all the
-    rotation needs: replaying them gives the next dealer, the passes of the deal (Hong Kong's
-    round wind) and the deals played, for a restart between deals as well as during one.
-    """
-    game = new_game(settings)
-    for finished in finished_deals:
-        record_result(game, {"scores": finished.scores, "next_dealer": finished.next_dealer})
-    return game
 
 
 class RoomNotFoundError(LookupError):
@@ -51,29 +38,25 @@ class RoomManager:
     max_open_rooms: int | None = None
     spectators_per_room: int | None = None
 
-    def __init__(self, store: Store, clock: Clock, table_settings: TableSettings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        table_settings: TableSettings,
+        registry: HallMetrics | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.table_settings = table_settings
+        # The metrics the rooms count into; a private registry unless the app passes its own.
+        self.registry = registry if registry is not None else HallMetrics()
         self.rooms: dict[str, RoomActor] = {}
         # token hash -> room id, to tell a foreign token (4403) from an unknown one (4401).
         self._token_rooms: dict[str, str] = {}
         self._watchers: set[asyncio.Task[None]] = set()
 
-    def _new_actor(
-        self, room_id: str, settings: RoomSettings, created_at: float, access: TableAccess
-    ) -> RoomActor:
-        actor = RoomActor(
-            room_id=room_id,
-            settings=settings,
-            store=self.store,
-            clock=self.clock,
-            table_settings=self.table_settings,
-            created_at=created_at,
-            access=access,
-        )
-        actor.spectator_cap = self.spectators_per_room
-        self.rooms[room_id] = actor
+    def _open(self, actor: RoomActor) -> RoomActor:
+        self.rooms[actor.room_id] = actor
         actor.start()
         watcher = asyncio.get_running_loop().create_task(self._forget_when_closed(actor))
         self._watchers.add(watcher)
@@ -93,7 +76,7 @@ class RoomManager:
 
     def open_room_count(self) -> int:
         """Rooms not closed yet (finished games count until they close: they hold memory)."""
-        return sum(1 for actor in self.rooms.values() if actor.status != "closed")
+        return sum(1 for actor in self.rooms.values() if actor.status is not RoomStatus.CLOSED)
 
     def _check_room_cap(self) -> None:
         if self.max_open_rooms is not None and self.open_room_count() >= self.max_open_rooms:
@@ -129,32 +112,39 @@ class RoomManager:
             public=access.public,
             invite_hash=access.invite_hash,
         )
-        self._new_actor(room_id, settings, now, access)
+        self._open(
+            RoomActor(
+                room_id=room_id,
+                settings=settings,
+                store=self.store,
+                clock=self.clock,
+                table_settings=self.table_settings,
+                created_at=now,
+                registry=self.registry,
+                spectator_cap=self.spectators_per_room,
+                access=access,
+            )
+        )
         return room_id
 
     def get(self, room_id: str) -> RoomActor:
         """The open room `room_id`, or RoomNotFoundError."""
         actor = self.rooms.get(room_id)
-        if actor is None or actor.status == "closed":
+        if actor is None or actor.status is RoomStatus.CLOSED:
             raise RoomNotFoundError(room_id)
         return actor
-
-    async def _ask(self, actor: RoomActor, make: Any) -> Any:
-        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await actor.queue.put(make(reply))
-        return await reply
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         """Seat a human; returns `{"seat", "token", "player_index"}`."""
         actor = self.get(room_id)
-        seated = await self._ask(actor, lambda reply: cmd.Join(name=name, reply=reply))
+        seated = await actor.ask(lambda reply: cmd.Join(name=name, reply=reply))
         self._token_rooms[hash_token(seated["token"])] = room_id
         return dict(seated)
 
     async def add_bots(self, room_id: str) -> list[int]:
         """Fill the room's empty seats with bots; returns their player indexes."""
         actor = self.get(room_id)
-        return list(await self._ask(actor, lambda reply: cmd.AddBots(reply=reply)))
+        return list(await actor.ask(lambda reply: cmd.AddBots(reply=reply)))
 
     def token_room(self, token: str) -> str | None:
         """The id of the open room a token belongs to, if any (a removed player's: none)."""
@@ -165,31 +155,35 @@ class RoomManager:
             return None
         return room_id
 
+    def snapshots(self) -> list[RoomSnapshot]:
+        """Every open room as outsiders may read it, newest first."""
+        rooms = sorted(self.rooms.values(), key=lambda actor: actor.created_at, reverse=True)
+        return [
+            snapshot
+            for snapshot in (actor.snapshot() for actor in rooms)
+            if snapshot.status is not RoomStatus.CLOSED
+        ]
+
     def list_rooms(self, status: str | None = None) -> list[dict[str, Any]]:
         """Summaries of the open public rooms, newest first; `status="waiting"` keeps those
         with free seats. Unlisted tables are never listed: their link is their only way in."""
-        summaries = []
-        for actor in sorted(self.rooms.values(), key=lambda a: a.created_at, reverse=True):
-            if actor.status == "closed" or (status is not None and actor.status != status):
-                continue
-            if not actor.access.public:
-                continue
-            summaries.append(
-                {
-                    "room_id": actor.room_id,
-                    "name": actor.settings.name,
-                    "variant": actor.settings.variant,
-                    "status": actor.status,
-                    "seat_count": len(actor.settings.seats),
-                    "free_seats": len(actor.settings.seats) - len(actor.players),
-                    "players": [player.name for player in actor.players],
-                    "turn_seconds": actor.settings.turn_seconds,
-                    "deal_seconds": actor.settings.deal_seconds,
-                    "rounds": actor.settings.rounds,
-                    "rules": actor.settings.table_rules.to_json(),
-                }
-            )
-        return summaries
+        return [
+            {
+                "room_id": room.room_id,
+                "name": room.name,
+                "variant": room.variant,
+                "status": room.status.value,
+                "seat_count": room.seat_count,
+                "free_seats": room.free_seats,
+                "players": [player.name for player in room.players],
+                "turn_seconds": room.turn_seconds,
+                "deal_seconds": room.deal_seconds,
+                "rounds": room.rounds,
+                "rules": room.rules,
+            }
+            for room in self.snapshots()
+            if room.public and (status is None or room.status == status)
+        ]
 
     def public_state(self, room_id: str) -> dict[str, Any]:
         """`GET /api/rooms/{id}`: the room object plus the spectator's view of the table."""
@@ -218,7 +212,6 @@ class RoomManager:
         return reopened
 
     def _reopen(self, record: Any) -> None:
-        settings = RoomSettings.from_json({"variant": record.variant, **record.settings})
         host = record.host_index
         if host is None:
             # A room from before hosts existed: its first seated human hosts it.
@@ -229,56 +222,26 @@ class RoomManager:
             host_index=host,
             spectators_allowed=bool(record.settings.get("spectators_allowed", True)),
         )
-        actor = self._new_actor(record.room_id, settings, record.created_at.timestamp(), access)
-        for stored in sorted(record.players, key=lambda p: p.player_index):
-            actor.players.append(
-                Player(stored.player_index, stored.name, stored.token_hash, stored.is_bot)
+        self._open(
+            RoomActor.from_record(
+                record,
+                store=self.store,
+                clock=self.clock,
+                table_settings=self.table_settings,
+                registry=self.registry,
+                spectator_cap=self.spectators_per_room,
+                access=access,
             )
+        )
+        for stored in record.players:
             if stored.token_hash is not None:
                 self._token_rooms[stored.token_hash] = record.room_id
-        actor.running_scores = {
-            p.player_index: int(record.scores.get(p.player_index, 0)) for p in actor.players
-        }
-        actor.game = game_after(settings, record.finished_deals)
-        open_deal = record.open_deal
-        if open_deal is None:
-            if record.status == "playing" and len(actor.players) == len(settings.seats):
-                # Between deals when the server stopped: start the next one, dealt by the
-                # player the last result named, in the round wind the finished deals reached.
-                actor.status = "playing"
-                actor.queue.put_nowait(cmd.Resume())
-            return
-        deal_settings = open_deal.settings
-        actions = [Action.from_json(stored.action) for stored in open_deal.actions]
-        stored_rules = deal_settings.get("rules")
-        rules = (
-            TableRules.from_json(stored_rules, settings.variant)
-            if stored_rules is not None
-            else settings.table_rules
-        )
-        state = replay(
-            DealSettings(
-                variant=settings.variant,
-                round_wind=deal_settings.get("round_wind", "E"),
-                rules=rules,
-            ),
-            open_deal.seed,
-            actions,
-        )
-        left = open_deal.deal_seconds_left
-        seconds_left = settings.deal_seconds if left is None else float(left)
-        next_seq = max((stored.seq for stored in open_deal.actions), default=0) + 1
-        actor.resume_deal(
-            DealInPlay(
-                deal_id=open_deal.deal_id,
-                deal_no=open_deal.deal_no,
-                seed=open_deal.seed,
-                seat_players={seat: int(index) for seat, index in open_deal.seat_players.items()},
-                state=state,
-                deadline=self.clock.now() + seconds_left,
-                next_log_seq=next_seq,
-            )
-        )
 
 
-__all__ = ["RoomClosedError", "RoomManager", "RoomNotFoundError", "TooManyRoomsError"]
+__all__ = [
+    "RoomClosedError",
+    "RoomManager",
+    "RoomNotFoundError",
+    "TooManyRoomsError",
+    "game_after",
+]

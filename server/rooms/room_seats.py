@@ -19,6 +19,7 @@ from server.rooms.players import (
     RoomFullError,
     bot_name,
 )
+from server.rooms.snapshot import RoomStatus
 from server.rooms.store_outage import StoreOutage
 from server.store import hash_token
 
@@ -34,18 +35,15 @@ CLOSE_SERVICE_RESTART = 1012
 class RoomSeats(StoreOutage):
     """The seat and connection commands of a room actor (RoomActor adds the deal's flow)."""
 
-    # The most spectators at once (the manager sets it from the server's limits).
-    spectator_cap: int | None = None
-
     async def _start_next_deal(self) -> None:
         raise NotImplementedError  # the deal's flow: RoomActor
 
     # ----------------------------------------------------------------- seats
 
     async def _on_join(self, command: cmd.Join) -> None:
-        if self.status in ("finished", "closed"):
+        if self.status.is_over:
             raise RoomClosedError("the room has closed")
-        if len(self.players) >= len(self.settings.seats) or self.status != "waiting":
+        if len(self.players) >= len(self.settings.seats) or self.status is not RoomStatus.WAITING:
             raise RoomFullError("every seat is taken")
         if any(player.name.casefold() == command.name.casefold() for player in self.players):
             raise NameTakenError(f"the name {command.name!r} is already seated here")
@@ -82,9 +80,9 @@ class RoomSeats(StoreOutage):
         )
 
     async def _on_add_bots(self, command: cmd.AddBots) -> None:
-        if self.status in ("finished", "closed"):
+        if self.status.is_over:
             raise RoomClosedError("the room has closed")
-        if len(self.players) >= len(self.settings.seats) or self.status != "waiting":
+        if len(self.players) >= len(self.settings.seats) or self.status is not RoomStatus.WAITING:
             raise RoomFullError("every seat is taken")
         added = []
         while len(self.players) < len(self.settings.seats):
@@ -108,7 +106,7 @@ class RoomSeats(StoreOutage):
     # ----------------------------------------------------------------- connections
 
     def _on_connect(self, connection: cmd.Connection) -> None:
-        if self.status == "closed":
+        if self.status is RoomStatus.CLOSED:
             connection.close(CLOSE_ROOM_CLOSED, "room closed")
             return
         index = connection.player_index
@@ -160,6 +158,6 @@ class RoomSeats(StoreOutage):
             self.room_id,
             self.table_settings.idle_close_seconds,
         )
-        await self._store_status("closed", self.clock.now())
-        self.status = "closed"
+        await self._store_status(RoomStatus.CLOSED, self.clock.now())
+        self.status = RoomStatus.CLOSED
         self._close_connections(CLOSE_ROOM_CLOSED, "room closed")

@@ -8,19 +8,22 @@ step of the actor, so they can never interleave with another change.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from server.engine import Action, legal_actions, pending_seats
+from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms.access import Pause, TableAccess
-from server.rooms.clock import Clock, SystemClock
+from server.rooms.clock import Clock, TimerHandle
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import StateTexts, encode, epoch_ms, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
+from server.rooms.snapshot import PlayerSnapshot, RoomSnapshot, RoomStatus
 from server.store import Store, hash_token
 
 log = logging.getLogger(__name__)
@@ -38,6 +41,8 @@ class RoomState:
         clock: Clock,
         table_settings: TableSettings,
         created_at: float,
+        registry: HallMetrics,
+        spectator_cap: int | None = None,
         access: TableAccess | None = None,
     ) -> None:
         self.room_id = room_id
@@ -48,7 +53,10 @@ class RoomState:
         self.clock = clock
         self.table_settings = table_settings
         self.created_at = created_at
-        self.status = "waiting"
+        self.registry = registry  # the metrics this server reports (passed down by `serve`)
+        # At most this many spectators at once (None: no cap), against abuse.
+        self.spectator_cap = spectator_cap
+        self.status = RoomStatus.WAITING
         self.players: list[Player] = []
         self.running_scores: dict[int, int] = {}
         self.game = new_game(settings)
@@ -72,15 +80,62 @@ class RoomState:
         # `_banks_drawn`: seat -> player whose bank is its deadline now.
         self.time_bank_left: dict[int, float] = {}
         self._banks_drawn: dict[str, int] = {}
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._timers: set[asyncio.Task[None] | asyncio.TimerHandle | None] = set()
-        self._turn_timers: dict[int, Callable[[], Any]] = {}  # token -> cancel
+        # The actor's mailbox: outsiders `tell` (or `ask`, server/rooms/table.py) it commands.
+        self._mailbox: asyncio.Queue[cmd.Command] = asyncio.Queue()
+        self._timers: dict[int, TimerHandle] = {}  # key -> armed timer
+        self._turn_timers: dict[int, Callable[[], None]] = {}  # token -> cancel
         self._tokens = iter(range(1, 1 << 62))
         self._task: asyncio.Task[None] | None = None
         self._texts: StateTexts | None = None  # the last broadcast's messages
         self._room_cache: tuple[tuple[Any, ...], str] | None = None
         self._seat_texts: dict[str, tuple[Any, str]] = {}  # seat -> (its tiles, their JSON)
         self.closed = asyncio.Event()
+
+    def tell(self, command: cmd.Command) -> None:
+        """Leave `command` in the mailbox; the actor takes it after those already there."""
+        self._mailbox.put_nowait(command)
+
+    @property
+    def has_mail(self) -> bool:
+        """Whether commands wait in the mailbox (tests wait for a room to go quiet)."""
+        return not self._mailbox.empty()
+
+    def snapshot(self) -> RoomSnapshot:
+        """The room as outsiders may read it (the dashboard, the metrics, the lobby)."""
+        deal = self.deal
+        return RoomSnapshot(
+            room_id=self.room_id,
+            name=self.settings.name,
+            variant=self.settings.variant,
+            status=self.status,
+            created_at=self.created_at,
+            seat_count=len(self.settings.seats),
+            turn_seconds=self.settings.turn_seconds,
+            deal_seconds=self.settings.deal_seconds,
+            rounds=self.settings.rounds,
+            seq=self.seq,
+            deal_no=deal.deal_no if deal else 0,
+            deal_id=deal.deal_id if deal else None,
+            deal_in_play=deal is not None and not deal.ended,
+            players=tuple(
+                PlayerSnapshot(
+                    player_index=player.player_index,
+                    name=player.name,
+                    seat=(deal.seat_of(player.player_index) if deal else None)
+                    or self.settings.seats[player.player_index],
+                    is_bot=player.is_bot,
+                    connected=player.player_index in self.player_connections,
+                    bot_covered=self.is_covered(player.player_index),
+                    score=self.running_scores.get(player.player_index, 0),
+                )
+                for player in self.players
+            ),
+            spectators=len(self.spectators),
+            spectator_cap=self.spectator_cap,
+            store_down=self.store_down_since is not None,
+            public=self.access.public,
+            rules=self.settings.table_rules.to_json(),
+        )
 
     def player_for_token(self, token: str) -> Player | None:
         """The human player holding `token`, if any."""
@@ -143,26 +198,30 @@ class RoomState:
                     moment = max(moment, player.joined_at + self.table_settings.join_grace_seconds)
                 self._schedule(moment, cmd.BotTurn(seat, token))
 
-    def _schedule(self, moment: float, command: Any) -> Callable[[], Any]:
+    def _schedule(self, moment: float, command: cmd.Command) -> Callable[[], None]:
         """Put `command` on the queue once the clock reaches `moment`; returns a canceller.
 
-        On the real clock a timer is a loop callback, not a task: every action re-arms a
-        turn timer, and at a thousand tables thousands of sleeping tasks cost real time.
+        Timers are kept by key, not by handle, and leave the map when they fire or are
+        cancelled, so no reference cycle outlives a timer (docs/benchmarks.md, "Server
+        load": at a thousand tables, cyclic garbage from timers cost 200 ms collections).
         """
-        if type(self.clock) is SystemClock:
-            return _WallTimer(self, moment, command).cancel
+        key = next(self._tokens)
+        self._timers[key] = self.clock.call_at(
+            moment, functools.partial(self._timer_fired, key, command)
+        )
+        return functools.partial(self._cancel_timer, key)
 
-        async def fire() -> None:
-            await self.clock.sleep_until(moment)
-            await self.queue.put(command)
+    def _timer_fired(self, key: int, command: cmd.Command) -> None:
+        if self._timers.pop(key, None) is not None:
+            self._mailbox.put_nowait(command)
 
-        task = asyncio.create_task(fire())
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
-        return task.cancel
+    def _cancel_timer(self, key: int) -> None:
+        timer = self._timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
 
     def _cancel_timers(self) -> None:
-        for timer in list(self._timers):
+        for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
 
@@ -204,7 +263,7 @@ class RoomState:
             "room_id": self.room_id,
             "name": self.settings.name,
             "variant": self.settings.variant,
-            "status": self.status,
+            "status": self.status.value,
             "turn_seconds": self.settings.turn_seconds,
             "deal_seconds": self.settings.deal_seconds,
             "rounds": self.settings.rounds,
@@ -261,7 +320,7 @@ class RoomState:
             turn_deadlines={s: d for s, (d, _) in deal.turns.items()} if deal and running else {},
             deal_deadline=deal.deadline if deal and not deal.ended and running else None,
             room=room if room is not None else self._room_text(),
-            can_act=self.status == "playing" and running,
+            can_act=self.status is RoomStatus.PLAYING and running,
             seat_texts=self._seat_texts,
         )
 
@@ -303,47 +362,3 @@ class RoomState:
     def _send_all(self, text: str) -> None:
         for connection in [*self.player_connections.values(), *self.spectators]:
             connection.push(text)
-
-
-class _WallTimer:
-    """A command put on a room's queue at a wall-clock moment, as a loop callback.
-
-    A class rather than a closure over its own handle: that closure made a reference cycle
-    (handle -> callback -> cell -> handle) that outlived the firing, so every turn timer
-    became cyclic garbage for the collector, about two per action, and at a thousand tables
-    the young collections that freed them took 200 ms (docs/benchmarks.md, "Server load").
-    Here the cycle (timer -> handle -> bound `_fire` -> timer) is broken when the timer
-    fires or is cancelled, and reference counting frees it at once.
-    """
-
-    __slots__ = ("command", "handle", "moment", "room")
-
-    def __init__(self, room: RoomState, moment: float, command: Any) -> None:
-        self.room: RoomState | None = room
-        self.moment = moment
-        self.command = command
-        self.handle: asyncio.TimerHandle | None = None
-        self._arm(room)
-
-    def _arm(self, room: RoomState) -> None:
-        delay = max(0.0, self.moment - room.clock.now())
-        self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
-        room._timers.add(self.handle)
-
-    def _fire(self) -> None:
-        room = self.room
-        if room is None:
-            return
-        room._timers.discard(self.handle)
-        if room.clock.now() < self.moment:  # the loop keeps monotonic time: re-check the wall
-            self._arm(room)
-            return
-        self.handle = self.room = None
-        room.queue.put_nowait(self.command)
-
-    def cancel(self) -> None:
-        if self.handle is not None:
-            self.handle.cancel()  # drops its callback, so the cycle goes too
-            if self.room is not None:  # else a superseded turn timer stays until the room closes
-                self.room._timers.discard(self.handle)
-        self.handle = self.room = None

@@ -12,14 +12,14 @@ from typing import Any
 
 from server.engine.game import Game
 from server.engine.tiles import SEATS
-from server.rooms.settings import KAKI3_DEALS_PER_ROUND, RoomSettings
+from server.engine.variants import get_variant
+from server.rooms.settings import RoomSettings
 
 
 def deals_total(settings: RoomSettings) -> int | None:
     """3 Kaki plays a fixed number of deals; Hong Kong's count depends on dealer repeats."""
-    if settings.variant == "hk":
-        return None
-    return KAKI3_DEALS_PER_ROUND * settings.rounds
+    per_round = get_variant(settings.variant).deals_per_round
+    return None if per_round is None else per_round * settings.rounds
 
 
 def new_game(settings: RoomSettings) -> Game:
@@ -45,7 +45,7 @@ def seat_players(game: Game) -> dict[str, int]:
 
 def shown_round_wind(game: Game) -> str:
     """The coming deal's round wind; once Hong Kong's last round is over, the North wind at most."""
-    if game.variant.name == "hk" and game.round_index >= len(SEATS):
+    if game.variant.deals_per_round is None and game.round_index >= len(SEATS):
         return SEATS[-1]
     return game.round_wind
 

@@ -6,10 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from server.engine.rules import TableRules
-
-SEATS_BY_VARIANT = {"hk": ("E", "S", "W", "N"), "kaki3": ("E", "S", "W")}
-# 3 Kaki has no regular wind rounds (the winner deals next), so one "round" is one deal per seat.
-KAKI3_DEALS_PER_ROUND = 3
+from server.engine.variants import get_variant
 
 
 @dataclass(frozen=True)
@@ -35,7 +32,7 @@ class RoomSettings:
     @property
     def seats(self) -> tuple[str, ...]:
         """The seat winds of this table, dealer first."""
-        return SEATS_BY_VARIANT[self.variant]
+        return get_variant(self.variant).seats
 
     def to_json(self) -> dict[str, Any]:
         """The form stored with the room."""

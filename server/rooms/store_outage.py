@@ -24,6 +24,7 @@ from server.rooms import commands as cmd
 from server.rooms.deal_in_play import DealInPlay, utc
 from server.rooms.messages import error_message, notice_message
 from server.rooms.room_state import RoomState
+from server.rooms.snapshot import RoomStatus
 from server.store import DealFinishedError, DuplicateRecordError, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ class StoreOutage(RoomState):
     def __init__(self, **arguments: Any) -> None:
         super().__init__(**arguments)
         self._outage_rounds = 0
-        self._deferred: list[Any] = []
+        self._deferred: list[cmd.Command] = []
 
     def _on_connect(self, connection: cmd.Connection) -> None:
         raise NotImplementedError  # the seats: RoomSeats
@@ -153,9 +154,11 @@ class StoreOutage(RoomState):
 
         await self._saved(store, now)
 
-    async def _store_status(self, status: str, now: float) -> None:
+    async def _store_status(self, status: RoomStatus, now: float) -> None:
         """Store the room's status (the same write twice is harmless)."""
-        await self._saved(lambda _retry: self.store.set_room_status(self.room_id, status), now)
+        await self._saved(
+            lambda _retry: self.store.set_room_status(self.room_id, status.value), now
+        )
 
     # ------------------------------------------------------------ outages
 
@@ -225,7 +228,7 @@ class StoreOutage(RoomState):
             deal.turns = turns
         self._send_all(notice_message("store_restored", STORE_BACK_TEXT))
         for command in self._deferred:
-            self.queue.put_nowait(command)
+            self.tell(command)
         self._deferred.clear()
 
     async def _wait_for_retry(self) -> None:
@@ -238,7 +241,7 @@ class StoreOutage(RoomState):
         )
         self._schedule(self.clock.now() + pause, cmd.StoreRetry(round_))
         while True:
-            command = await self.queue.get()
+            command = await self._mailbox.get()
             if isinstance(command, cmd.StoreRetry):
                 if command.round == round_:
                     return
@@ -247,7 +250,7 @@ class StoreOutage(RoomState):
             else:
                 self._while_store_down(command)
 
-    def _while_store_down(self, command: Any) -> None:
+    def _while_store_down(self, command: cmd.Command) -> None:
         if isinstance(command, cmd.Connect):
             self._on_connect(command.connection)
             command.connection.push(notice_message("store_unavailable", STORE_DOWN_TEXT))

@@ -13,7 +13,8 @@ import json
 import logging
 import secrets
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, assert_never
 
 from server.bots import choose_action
 from server.engine import (
@@ -25,9 +26,12 @@ from server.engine import (
     new_deal,
     view,
 )
-from server.observability import bind_log_context, metrics
+from server.observability import bind_log_context
+from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms import seating
+from server.rooms.access import TableAccess
+from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.messages import encode, epoch_ms, error_message
 from server.rooms.players import (
@@ -35,10 +39,13 @@ from server.rooms.players import (
     RoomClosedError,
     RoomFullError,
 )
+from server.rooms.reopening import reopened_room
 from server.rooms.room_seats import CLOSE_SERVICE_RESTART
+from server.rooms.settings import TableSettings
+from server.rooms.snapshot import RoomStatus
 from server.rooms.store_outage import TableStopping
 from server.rooms.time_bank import TimeBanks
-from server.store import StoreUnavailable
+from server.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -62,32 +69,39 @@ class RoomActor(TimeBanks):
         """Stop for a server shutdown: connections close with 1012, the room stays open in the store."""
         if self._task is None or self._task.done():
             return
-        await self.queue.put(cmd.Shutdown())
+        self.tell(cmd.Shutdown())
         await self._task
+
+    async def ask(self, make: Callable[[asyncio.Future[Any]], cmd.Request]) -> Any:
+        """Send the command `make(reply)` and wait for the room's answer through `reply`
+        (its refusal, such as RoomFullError, is raised here)."""
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.tell(make(reply))
+        return await reply
 
     async def _run(self) -> None:
         bind_log_context(room_id=self.room_id)  # every log line of this table names it
         while True:
-            command = await self.queue.get()
+            command = await self._mailbox.get()
             if isinstance(command, cmd.Shutdown):
                 self._stop_for_shutdown()
                 return
+            reply = command.reply if isinstance(command, cmd.Join | cmd.AddBots) else None
             try:
                 await self._handle(command)
             except TableStopping:  # the server stopped while the table waited for its store
-                reply = getattr(command, "reply", None)
                 if reply is not None and not reply.done():
                     reply.set_exception(StoreUnavailable("the server stopped"))
                 self._stop_for_shutdown()
                 return
             except (RoomFullError, NameTakenError, RoomClosedError, StoreUnavailable) as refusal:
-                command.reply.set_exception(refusal)  # an ordinary "no" to join or bots
+                if reply is not None and not reply.done():
+                    reply.set_exception(refusal)  # an ordinary "no" to join or bots
             except Exception as error:  # one bad command must never take the table down
                 log.exception("room %s: %r failed", self.room_id, command)
-                reply = getattr(command, "reply", None)
                 if reply is not None and not reply.done():
                     reply.set_exception(error)
-            if self.status == "closed":
+            if self.status is RoomStatus.CLOSED:
                 self._cancel_timers()
                 self.closed.set()
                 return
@@ -96,39 +110,46 @@ class RoomActor(TimeBanks):
         self._close_connections(CLOSE_SERVICE_RESTART, "server restarting")
         self._cancel_timers()
 
-    async def _handle(self, command: Any) -> None:
-        if isinstance(command, cmd.Connect):
-            self._on_connect(command.connection)
-        elif isinstance(command, cmd.Disconnect):
-            self._on_disconnect(command.connection)
-        elif isinstance(command, cmd.PlayerAction):
-            await self._on_player_action(command)
-        elif isinstance(command, cmd.NextDealReady):
-            await self._on_next_deal_ready(command)
-        elif isinstance(command, cmd.HostCommand):
-            await self._on_host_command(command)
-        elif isinstance(command, cmd.Join):
-            await self._on_join(command)
-        elif isinstance(command, cmd.AddBots):
-            await self._on_add_bots(command)
-        elif isinstance(command, cmd.TurnTimeout):
-            await self._on_turn_timer(command.seat, command.token, "timeout")
-        elif isinstance(command, cmd.BotTurn):
-            await self._on_turn_timer(command.seat, command.token, None)
-        elif isinstance(command, cmd.DealTimeout):
-            await self._on_deal_timeout(command.deal_id)
-        elif isinstance(command, cmd.NextDealDue):
-            if (
-                self.deal is not None
-                and self.deal.deal_no == command.after_deal_no
-                and self.deal.ended
-                and self.pause is None  # resuming schedules it again
-            ):
-                await self._start_next_deal()
-        elif isinstance(command, cmd.Resume):
-            await self._on_resume()
-        elif isinstance(command, cmd.IdleCheck):
-            await self._on_idle_check(command.idle_since)
+    async def _handle(self, command: cmd.Command) -> None:
+        match command:
+            case cmd.Connect(connection=connection):
+                self._on_connect(connection)
+            case cmd.Disconnect(connection=connection):
+                self._on_disconnect(connection)
+            case cmd.PlayerAction():
+                await self._on_player_action(command)
+            case cmd.NextDealReady():
+                await self._on_next_deal_ready(command)
+            case cmd.HostCommand():
+                await self._on_host_command(command)
+            case cmd.Join():
+                await self._on_join(command)
+            case cmd.AddBots():
+                await self._on_add_bots(command)
+            case cmd.TurnTimeout(seat=seat, token=token):
+                await self._on_turn_timer(seat, token, "timeout")
+            case cmd.BotTurn(seat=seat, token=token):
+                await self._on_turn_timer(seat, token, None)
+            case cmd.DealTimeout(deal_id=deal_id):
+                await self._on_deal_timeout(deal_id)
+            case cmd.NextDealDue(after_deal_no=after_deal_no):
+                deal = self.deal
+                # While paused the next deal waits; resuming schedules it again.
+                if (
+                    deal is not None
+                    and deal.deal_no == after_deal_no
+                    and deal.ended
+                    and self.pause is None
+                ):
+                    await self._start_next_deal()
+            case cmd.Resume():
+                await self._on_resume()
+            case cmd.IdleCheck(idle_since=idle_since):
+                await self._on_idle_check(idle_since)
+            case cmd.Shutdown() | cmd.StoreRetry():
+                pass  # Shutdown ends `_run` first; a retry round outlived by its outage
+            case _:
+                assert_never(command)
 
     # ----------------------------------------------------------------- actions
 
@@ -169,7 +190,7 @@ class RoomActor(TimeBanks):
         except IllegalActionError as error:
             refuse("not_legal", str(error))
             return
-        metrics.action_latency.observe(time.perf_counter() - command.received_at)
+        self.registry.action_latency.observe(time.perf_counter() - command.received_at)
 
     async def _on_turn_timer(self, seat: str, token: int, reason: str | None) -> None:
         deal = self.deal
@@ -204,9 +225,9 @@ class RoomActor(TimeBanks):
             log.exception("room %s: bot failed for seat %s", self.room_id, seat)
             action = next((a for a in legal if a.type == "pass"), legal[0])
         if reason in ("timeout", "disconnected"):
-            metrics.bot_takeovers.inc(reason=reason)
+            self.registry.bot_takeovers.inc(reason=reason)
             if reason == "timeout":
-                metrics.timeouts.inc()
+                self.registry.timeouts.inc()
             log.info("bot plays seat %s of deal %s (%s)", seat, deal.deal_id, reason)
         await self._play(
             action.with_seat(seat) if action.seat is None else action,
@@ -231,7 +252,7 @@ class RoomActor(TimeBanks):
         await self._log_action(deal, action, now, by_bot, bot_reason)
         deal.next_log_seq += 1
         deal.state = new_state
-        metrics.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
+        self.registry.actions.inc(by="bot" if by_bot else "human" if action.seat else "clock")
         await self._table_changed()
 
     async def _table_changed(self) -> None:
@@ -250,11 +271,11 @@ class RoomActor(TimeBanks):
     # ----------------------------------------------------------------- deals
 
     async def _start_next_deal(self) -> None:
-        if self.status in ("finished", "closed"):
+        if self.status.is_over:
             return
-        if self.status == "waiting":
-            await self._store_status("playing", self.clock.now())
-            self.status = "playing"
+        if self.status is RoomStatus.WAITING:
+            await self._store_status(RoomStatus.PLAYING, self.clock.now())
+            self.status = RoomStatus.PLAYING
         seat_players = seating.seat_players(self.game)
         round_wind = self.game.round_wind
         seed = secrets.randbits(62)
@@ -289,15 +310,44 @@ class RoomActor(TimeBanks):
         self._schedule(self.deal.deadline, cmd.DealTimeout(deal_id))
         await self._table_changed()
 
-    def resume_deal(self, deal: DealInPlay) -> None:
-        """Put a deal rebuilt from the store back on the table (crash recovery).
+    @classmethod
+    def from_record(
+        cls,
+        record: Any,
+        *,
+        store: Store,
+        clock: Clock,
+        table_settings: TableSettings,
+        registry: HallMetrics,
+        spectator_cap: int | None = None,
+        access: TableAccess | None = None,
+    ) -> RoomActor:
+        """The actor of a room reopened after a restart, from its store record.
 
-        The clocks are re-armed by the actor itself when it takes the `Resume` command: a
-        fresh turn timer for each pending seat, the deal timer with the time that was left.
+        A deal in play is replayed; its clocks are re-armed by the actor itself when it takes
+        the `Resume` command (a fresh turn timer for each pending seat, the deal timer with
+        the time that was left). Between deals, `Resume` starts the next deal.
         """
-        self.deal = deal
-        self.status = "playing"
-        self.queue.put_nowait(cmd.Resume())
+        reopened = reopened_room(record, clock.now())
+        actor = cls(
+            room_id=record.room_id,
+            settings=reopened.settings,
+            store=store,
+            clock=clock,
+            table_settings=table_settings,
+            created_at=record.created_at.timestamp(),
+            registry=registry,
+            spectator_cap=spectator_cap,
+            access=access,
+        )
+        actor.players = reopened.players
+        actor.running_scores = reopened.running_scores
+        actor.game = reopened.game
+        if reopened.deal is not None or reopened.deal_due:
+            actor.deal = reopened.deal
+            actor.status = RoomStatus.PLAYING
+            actor.tell(cmd.Resume())
+        return actor
 
     async def _on_resume(self) -> None:
         deal = self.deal
@@ -318,7 +368,9 @@ class RoomActor(TimeBanks):
         }
         await self._store_result(deal.deal_id, result, now, player_scores)
         now = self.clock.now()
-        metrics.deal_outcomes.inc(variant=self.settings.variant, outcome=str(result["outcome"]))
+        self.registry.deal_outcomes.inc(
+            variant=self.settings.variant, outcome=str(result["outcome"])
+        )
         log.info("deal %s ends: %s", deal.deal_id, result["outcome"])
         deal.ended = True
         deal.turns = {}
@@ -327,8 +379,8 @@ class RoomActor(TimeBanks):
         seating.record_result(self.game, result)
         game_over = self.game.is_finished
         if game_over:
-            self.status = "finished"
-            await self._store_status("finished", now)
+            self.status = RoomStatus.FINISHED
+            await self._store_status(RoomStatus.FINISHED, now)
         else:
             self.next_deal_at = now + self.table_settings.next_deal_seconds
             self._schedule(self.next_deal_at, cmd.NextDealDue(deal.deal_no))
@@ -355,7 +407,7 @@ class RoomActor(TimeBanks):
                 error_message("spectator", "spectators cannot start deals", command.message_id)
             )
             return
-        if self.deal is None or not self.deal.ended or self.status != "playing":
+        if self.deal is None or not self.deal.ended or self.status is not RoomStatus.PLAYING:
             connection.push(
                 error_message("no_deal", "no deal is waiting to start", command.message_id)
             )

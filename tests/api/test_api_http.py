@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -97,7 +98,9 @@ async def test_pages_are_served_from_the_web_directory(
 ) -> None:
     web = tmp_path / "web"
     web.mkdir()
-    monkeypatch.setenv("MAHJONG_WEB_DIR", str(web))
+    monkeypatch.setattr(
+        live.app.state, "settings", replace(live.app.state.settings, web_directory=web)
+    )
     assert (await http.get("/")).status_code == 404, "a missing page is a 404, not a crash"
     (web / "index.html").write_text("<h1>lobby</h1>")
     (web / "table.html").write_text("<h1>table</h1>")

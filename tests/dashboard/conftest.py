@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from server.app import create_app
 from server.rooms.clock import SystemClock
@@ -90,17 +91,20 @@ async def history_store(history_database: tuple[str, dict[str, int]]) -> AsyncIt
 
 
 @pytest.fixture
-async def dashboard(
-    history_store: Store, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[httpx.AsyncClient]:
-    """An HTTP client on the real app, reading the history, with no admin token set."""
-    monkeypatch.delenv("MAHJONG_ADMIN_TOKEN", raising=False)
+def dashboard_app(history_store: Store) -> FastAPI:
+    """The real app reading the history, with no admin token set."""
     app = create_app(store=history_store)
     # The ASGI transport does not run the lifespan, so the store and an idle room manager
     # (no open rooms: the history's rooms are all finished) are set here.
     app.state.store = history_store
     app.state.rooms = RoomManager(history_store, SystemClock(), TableSettings())
-    transport = httpx.ASGITransport(app=app)
+    return app
+
+
+@pytest.fixture
+async def dashboard(dashboard_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client on `dashboard_app`."""
+    transport = httpx.ASGITransport(app=dashboard_app)
     # A name the server answers to by default (docs/operations.md, "Limits": Host check).
     async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
         yield client

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 pytestmark = pytest.mark.postgres
 
@@ -208,9 +209,9 @@ async def test_bad_filters_are_refused_clearly(
 
 
 async def test_admin_token_guards_the_api_but_not_room_results(
-    dashboard: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+    dashboard_app: FastAPI, dashboard: httpx.AsyncClient
 ) -> None:
-    monkeypatch.setenv("MAHJONG_ADMIN_TOKEN", "s3cret-admin")
+    dashboard_app.state.admin_token = "s3cret-admin"  # as `serve` sets it from its settings
     for path in (
         "/api/dashboard/deals",
         "/api/dashboard/standings",

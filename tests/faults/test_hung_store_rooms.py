@@ -74,7 +74,7 @@ async def test_a_hung_write_that_commits_late_is_saved_once(
         actor = manager.get(room_id)
         await manager.join(room_id, "Ana")
         ana = RecordingConnection(0)
-        await actor.queue.put(cmd.Connect(ana))
+        actor.tell(cmd.Connect(ana))
         await manager.add_bots(room_id)
         await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
         await quiet(actor)
@@ -83,7 +83,7 @@ async def test_a_hung_write_that_commits_late_is_saved_once(
         discard = next(a for a in ana.last_state["legal"] if a["type"] == "discard")
 
         freeze(cluster, True)
-        await actor.queue.put(cmd.PlayerAction(ana, discard, "held"))
+        actor.tell(cmd.PlayerAction(ana, discard, "held"))
         await until(lambda: bool(sent_with(ana, "notice", "store_unavailable")), timeout=20)
         clock.advance(1)  # a retry, which hangs too, and times out after a real second
         await asyncio.sleep(1.5)
@@ -100,7 +100,7 @@ async def test_a_hung_write_that_commits_late_is_saved_once(
         held = [row for row in rows if row.seq == seq]
         assert len(held) == 1 and held[0].action == discard
         assert f"action {seq} was saved by an earlier attempt" in caplog.text
-        await actor.queue.put(cmd.Disconnect(ana))
+        actor.tell(cmd.Disconnect(ana))
         await until(lambda: actor.deal is not None and actor.deal.ended, timeout=60)
         assert await check_consistency(cluster.url, [room_id]) == {room_id: 1}
     finally:

@@ -80,7 +80,7 @@ async def test_a_full_disk_pauses_the_table_and_the_held_action_is_saved_once(
         actor = manager.get(room_id)
         await manager.join(room_id, "Ana")
         ana = RecordingConnection(0)
-        await actor.queue.put(cmd.Connect(ana))
+        actor.tell(cmd.Connect(ana))
         await manager.add_bots(room_id)
         await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
         await quiet(actor)
@@ -91,14 +91,14 @@ async def test_a_full_disk_pauses_the_table_and_the_held_action_is_saved_once(
 
         disk.fill()
         decided_at = clock.now()
-        await actor.queue.put(cmd.PlayerAction(ana, discard, "held"))
+        actor.tell(cmd.PlayerAction(ana, discard, "held"))
         await until(lambda: bool(notices(ana, "store_unavailable")))
         paused = ana.last_state
         assert paused["turn_deadline"] is None and paused["deal_deadline"] is None
         assert paused["legal"] == [], "nothing can be saved, so nothing is offered"
         assert await store.ping() is False, "a full disk is not ready"
 
-        await actor.queue.put(cmd.PlayerAction(ana, discard, "again"))
+        actor.tell(cmd.PlayerAction(ana, discard, "again"))
         await until(lambda: any(m.get("id") == "again" for m in ana.sent))
         refusal = next(m for m in ana.sent if m.get("id") == "again")
         assert refusal["type"] == "error" and refusal["code"] == "store_unavailable"
@@ -132,7 +132,7 @@ async def test_a_full_disk_pauses_the_table_and_the_held_action_is_saved_once(
         assert clock.now() >= resumed_at
 
         # The rest of the deal: Ana leaves, her bot plays; the deal ends and adds up.
-        await actor.queue.put(cmd.Disconnect(ana))
+        actor.tell(cmd.Disconnect(ana))
         await until(lambda: actor.deal is not None and actor.deal.ended)
         rows = await logged_rows(url, deal_id)
         assert not any(row.bot_reason == "timeout" for row in rows)
@@ -154,7 +154,7 @@ async def test_joins_are_refused_and_a_shutdown_ends_a_paused_table(
     actor = manager.get(room_id)
     await manager.join(room_id, "Ana")
     ana = RecordingConnection(0)
-    await actor.queue.put(cmd.Connect(ana))
+    actor.tell(cmd.Connect(ana))
     await manager.add_bots(room_id)
     await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
     await quiet(actor)
@@ -166,7 +166,7 @@ async def test_joins_are_refused_and_a_shutdown_ends_a_paused_table(
         await manager.join(waiting, "Cy")
     assert [player.name for player in manager.get(waiting).players] == ["Bo"]
     discard = next(a for a in ana.last_state["legal"] if a["type"] == "discard")
-    await actor.queue.put(cmd.PlayerAction(ana, discard, "held"))
+    actor.tell(cmd.PlayerAction(ana, discard, "held"))
     await until(lambda: bool(notices(ana, "store_unavailable")))
     with pytest.raises(StoreUnavailable):  # the paused table refuses a seat for its waiting room
         await manager.add_bots(room_id)

@@ -69,7 +69,7 @@ async def play_bot_deals(manager: RoomManager, variant: str, count: int) -> str:
     give_up = loop.time() + 120
     while len((await manager.store.room_results(room_id) or {}).get("deals", [])) < count:
         assert loop.time() < give_up, "the bots did not finish their deals in time"
-        if actor.next_deal_at is not None and actor.queue.empty():
+        if actor.next_deal_at is not None and not actor.has_mail:
             clock.set(actor.next_deal_at)
         await asyncio.sleep(0.01)
     return room_id

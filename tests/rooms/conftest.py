@@ -84,6 +84,6 @@ async def quiet(actor: Any, seconds: float = 0.05) -> None:
     seen = actor.seq
     while loop.time() - calm_since < seconds:
         await asyncio.sleep(0.005)
-        if not actor.queue.empty() or actor.seq != seen:
+        if actor.has_mail or actor.seq != seen:
             seen = actor.seq
             calm_since = loop.time()

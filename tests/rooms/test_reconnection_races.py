@@ -71,7 +71,7 @@ async def answer(actor: RoomActor, connection: RecordingConnection, action: dict
     deal = actor.deal
     assert deal is not None
     before, refused = deal.next_log_seq, len(errors(connection))
-    await actor.queue.put(cmd.PlayerAction(connection, action))
+    actor.tell(cmd.PlayerAction(connection, action))
     await until(
         lambda: deal.ended or deal.next_log_seq > before or len(errors(connection)) > refused
     )
@@ -86,12 +86,12 @@ async def reconnect(
     assert deal is not None
     new = RecordingConnection(old.player_index)
     if order == "new_link_before_old_drop":
-        await actor.queue.put(cmd.Connect(new))
-        await actor.queue.put(cmd.Disconnect(old))
+        actor.tell(cmd.Connect(new))
+        actor.tell(cmd.Disconnect(old))
         await until(lambda: bool(new.states))
         assert old.closed_with is not None and old.closed_with[0] == 4409
     else:
-        await actor.queue.put(cmd.Disconnect(old))
+        actor.tell(cmd.Disconnect(old))
         await until(lambda: actor.player_connections.get(0) is None)
         if order == "bot_moves_then_reconnect":
             covered_turn = "E" in deal.turns
@@ -100,7 +100,7 @@ async def reconnect(
             if covered_turn:
                 await until(lambda: deal.ended or deal.next_log_seq > before)
             await quiet(actor)
-        await actor.queue.put(cmd.Connect(new))
+        actor.tell(cmd.Connect(new))
         await until(lambda: bool(new.states))
     # Any bot move still scheduled for the seat is due now: it must find the human back.
     clock.advance(BOT_DELAY)
@@ -131,7 +131,7 @@ async def test_the_snapshot_after_a_reconnection_is_answerable(
     for index, name in enumerate(("Ana", "Bo", "Cy")):
         await slow_bots.join(room_id, name)
         links.append(RecordingConnection(index))
-        await actor.queue.put(cmd.Connect(links[-1]))
+        actor.tell(cmd.Connect(links[-1]))
     await until(lambda: actor.deal is not None and all(link.states for link in links))
     await quiet(actor)
     assert actor.deal is not None and list(actor.deal.turns) == ["E"]
@@ -168,7 +168,7 @@ async def test_leaving_and_coming_back_at_any_point_never_strands_a_decision(
     for index, name in enumerate(("Ana", "Bo", "Cy")):
         await slow_bots.join(room_id, name)
         links.append(RecordingConnection(index))
-        await actor.queue.put(cmd.Connect(links[-1]))
+        actor.tell(cmd.Connect(links[-1]))
     await until(lambda: actor.deal is not None and all(link.states for link in links))
     deal = actor.deal
     assert deal is not None
@@ -207,16 +207,16 @@ async def test_a_link_made_after_the_deal_ended_still_gets_its_result(
     await manager.join(room_id, "Ana")
     ana = RecordingConnection(0)
     watcher = RecordingConnection(None)
-    await actor.queue.put(cmd.Connect(ana))
-    await actor.queue.put(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(ana))
+    actor.tell(cmd.Connect(watcher))
     await manager.add_bots(room_id)
     await until(lambda: bool(ana.states) and ana.last_state.get("phase") == "discard")
-    await actor.queue.put(cmd.Disconnect(ana))  # her bot plays on with the others, to the end
+    actor.tell(cmd.Disconnect(ana))  # her bot plays on with the others, to the end
     await until(lambda: any(m["type"] == "result" for m in watcher.sent))
     result = next(m for m in watcher.sent if m["type"] == "result")
     await quiet(actor)
     for link in (RecordingConnection(0), RecordingConnection(None)):
-        await actor.queue.put(cmd.Connect(link))
+        actor.tell(cmd.Connect(link))
         await until(lambda link=link: len(link.sent) >= 2)
         await quiet(actor)
         snapshot, repeated = link.sent[:2]

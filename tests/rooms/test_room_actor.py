@@ -19,7 +19,7 @@ async def test_a_bots_only_room_plays_a_whole_deal_and_logs_it(
     room_id = await manager.create_room(RoomSettings(variant="kaki3"))
     actor = manager.get(room_id)
     watcher = RecordingConnection(None)
-    await actor.queue.put(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(watcher))
     await manager.add_bots(room_id)
     await until(lambda: any(m["type"] == "result" for m in watcher.sent))
     seqs = [m["seq"] for m in watcher.states]
@@ -40,7 +40,7 @@ async def _seated_room(manager: RoomManager, **settings: float) -> tuple[str, Re
     seated = await manager.join(room_id, "Ana")
     assert seated["seat"] == "E" and seated["player_index"] == 0
     human = RecordingConnection(0)
-    await actor.queue.put(cmd.Connect(human))
+    actor.tell(cmd.Connect(human))
     await manager.add_bots(room_id)
     await until(
         lambda: bool(human.states) and human.last_state.get("phase") not in (None, "waiting")
@@ -91,7 +91,7 @@ async def test_a_disconnected_seat_is_played_by_its_bot_and_taken_back(
 ) -> None:
     room_id, human = await _seated_room(manager)
     actor = manager.get(room_id)
-    await actor.queue.put(cmd.Disconnect(human))
+    actor.tell(cmd.Disconnect(human))
     await until(
         lambda: actor.deal is not None and (actor.deal.ended or actor.deal.next_log_seq > 1)
     )
@@ -101,7 +101,7 @@ async def test_a_disconnected_seat_is_played_by_its_bot_and_taken_back(
         east_moves = [a for a in deal.actions if a.seat == "E"]
         assert east_moves and all(a.by_bot and a.bot_reason == "disconnected" for a in east_moves)
     back = RecordingConnection(0)
-    await actor.queue.put(cmd.Connect(back))
+    actor.tell(cmd.Connect(back))
     await until(lambda: bool(back.states))
     me = next(p for p in back.last_state["room"]["players"] if p["player_index"] == 0)
     assert me["connected"] and not me["bot_covered"]
@@ -111,10 +111,10 @@ async def test_a_newer_connection_replaces_the_older_one(manager: RoomManager) -
     room_id, human = await _seated_room(manager)
     actor = manager.get(room_id)
     newer = RecordingConnection(0)
-    await actor.queue.put(cmd.Connect(newer))
+    actor.tell(cmd.Connect(newer))
     await until(lambda: bool(newer.states))
     assert human.closed_with is not None and human.closed_with[0] == 4409
-    await actor.queue.put(cmd.PlayerAction(human, {"type": "pass"}, "old"))
+    actor.tell(cmd.PlayerAction(human, {"type": "pass"}, "old"))
     await until(lambda: any(m["type"] == "error" for m in human.sent))
     assert actor.player_connections[0] is newer
 
@@ -131,7 +131,7 @@ async def test_illegal_and_malformed_actions_change_nothing(manager: RoomManager
         ("discard", "bad_action"),
         ({"type": "discard", "seat": "S", "tile": "1p"}, "bad_action"),
     ):
-        await actor.queue.put(cmd.PlayerAction(human, bad, code))
+        actor.tell(cmd.PlayerAction(human, bad, code))
     await until(lambda: len([m for m in human.sent if m["type"] == "error"]) == 6)
     errors = [m for m in human.sent if m["type"] == "error"]
     assert [e["code"] for e in errors] == [e["id"] for e in errors]
@@ -148,7 +148,7 @@ async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
     for index, name in enumerate(("Ana", "Bo", "Cy", "Di")):
         await manager.join(room_id, name)
         humans.append(RecordingConnection(index))
-        await actor.queue.put(cmd.Connect(humans[-1]))
+        actor.tell(cmd.Connect(humans[-1]))
     await until(lambda: actor.deal is not None and all(h.states for h in humans))
     played = []
     for _ in range(6):  # six decisions, each the first legal action of the first pending seat
@@ -158,7 +158,7 @@ async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
         action = human.last_state["legal"][0]
         played.append(action)
         logged = actor.deal.next_log_seq
-        await actor.queue.put(cmd.PlayerAction(human, action))
+        actor.tell(cmd.PlayerAction(human, action))
         await until(lambda logged=logged: actor.deal.next_log_seq > logged)
     await quiet(actor)
     clock.advance(10)
@@ -212,7 +212,7 @@ async def test_the_next_deal_starts_by_itself_after_the_pause(
     room_id = await manager.create_room(RoomSettings(variant="kaki3", rounds=2))
     actor = manager.get(room_id)
     watcher = RecordingConnection(None)
-    await actor.queue.put(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(watcher))
     await manager.add_bots(room_id)
     await until(lambda: any(m["type"] == "result" for m in watcher.sent))
     result = next(m for m in watcher.sent if m["type"] == "result")

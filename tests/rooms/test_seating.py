@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from server.engine.game import Game
+from server.engine.scoring import FAN_CAP, MIN_FAN
+from server.engine.variants import VARIANTS
 from server.rooms.seating import (
     deals_total,
     new_game,
@@ -69,3 +71,12 @@ def test_three_kaki_game_length_is_counted_in_deals_not_passes() -> None:
     assert not game.is_finished
     finish(game, "E")
     assert game.is_finished
+
+
+def test_a_room_takes_its_seats_and_game_length_from_the_variant() -> None:
+    hk, kaki3 = VARIANTS["hk"], VARIANTS["kaki3"]
+    assert RoomSettings(variant="hk").seats == hk.seats == ("E", "S", "W", "N")
+    assert RoomSettings(variant="kaki3").seats == kaki3.seats == ("E", "S", "W")
+    assert deals_total(RoomSettings(variant="kaki3", rounds=2)) == 2 * kaki3.deals_per_round == 6
+    assert deals_total(RoomSettings(variant="hk", rounds=2)) is None
+    assert (MIN_FAN, FAN_CAP) == ({"hk": 3, "kaki3": 5}, {"hk": 8, "kaki3": 10})

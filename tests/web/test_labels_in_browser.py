@@ -83,3 +83,60 @@ def test_unknown_pattern_ids_still_read_as_words(
         }"""
     )
     assert names == ["Dragon set", "Some new pattern", "Squaring up", "Extra Fei"]
+
+
+def test_tiles_are_named_in_the_pages_language(
+    browser_context: BrowserContext, live_server: LiveServer, page_problems: PageProblems
+) -> None:
+    page = browser_context.new_page()
+    page_problems.watch(page)
+    page.goto(f"{live_server.url}/")
+    page.evaluate("localStorage.setItem('mahjong-hall:pref:language', 'zh-Hant')")
+    page.reload()
+    names = page.evaluate(
+        """async (tiles) => {
+            const { tileElement } = await import('/static/tiles.js');
+            return tiles.map((tile) => tileElement(tile).getAttribute('aria-label'));
+        }""",
+        ["5p", "9m", "1s", "7z", "1f", "4n", "4a", "j"],
+    )
+    assert names == [
+        "五筒",
+        "九萬",
+        "一索",
+        "紅中",
+        "梅（花一）",
+        "冬（季四）",
+        "蜈蚣（動物四）",
+        "飛（百搭）",
+    ]
+    assert page_problems.messages == []
+
+
+def test_a_claimed_tile_turns_towards_the_seat_it_came_from(
+    browser_context: BrowserContext, live_server: LiveServer
+) -> None:
+    page = browser_context.new_page()
+    page.goto(f"{live_server.url}/")
+    laid = page.evaluate(
+        """async () => {
+            const { meldElement } = await import('/static/seats.js');
+            const lay = (owner, from, seats, kind = 'pong') => {
+              const meld = { kind, tiles: ['5p', '5p', '5p'], claimed: '5p', from };
+              const tiles = [...meldElement(meld, 'sm', { owner, seats }).querySelectorAll('.tile')];
+              return tiles.map((tile) => tile.classList.contains('claimed')
+                ? [...tile.classList].find((name) => name.startsWith('claimed-')) : '-').join(' ');
+            };
+            const hk = ['E', 'S', 'W', 'N'];
+            const kaki3 = ['E', 'S', 'W'];
+            return [lay('E', 'N', hk), lay('E', 'S', hk), lay('E', 'W', hk),
+                    lay('S', 'E', kaki3), lay('S', 'W', kaki3)];
+        }"""
+    )
+    assert laid == [
+        "claimed-left - -",
+        "- - claimed-right",
+        "- claimed-across -",
+        "claimed-left - -",
+        "- - claimed-right",
+    ]

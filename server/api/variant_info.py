@@ -1,0 +1,123 @@
+"""`GET /api/variants/{variant}`: a table's rules as the scorer has them, for the Rules panel.
+
+Everything is read from `server.engine`: the pattern ids and their fan, the limit hands,
+the minimum and the cap, the points of each fan, and the payments, which are worked out by
+calling the settlement's own functions on a sample table. The client keeps no copy, so
+the panel can never disagree with the scorer. Only the example tiles of each pattern are
+this module's own data (`pattern_examples.json`), and a test checks they are the table's
+tiles.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter
+
+from server.api.http import ApiError
+from server.engine.scoring import FAN_CAP, MIN_FAN, win_points
+from server.engine.scoring.hk import HK_FAN, HK_LIMITS
+from server.engine.scoring.kaki3 import KAKI3_FAN, KAKI3_LIMITS
+from server.engine.settlement import (
+    ADDED,
+    CONCEALED,
+    EXPOSED,
+    Win,
+    extra_fei_payments,
+    family_payments,
+    hk_win_payments,
+    kaki3_win_payments,
+    kong_payments,
+)
+from server.engine.variants import HK, KAKI3, VARIANTS, Variant
+
+router = APIRouter()
+
+_PATTERN_TABLES = {HK: (HK_FAN, HK_LIMITS), KAKI3: (KAKI3_FAN, KAKI3_LIMITS)}
+_EXAMPLES = Path(__file__).with_name("pattern_examples.json")
+# A sample win's value: large and even, so every share of it is a whole number.
+_SAMPLE_POINTS = 64
+
+
+@cache
+def pattern_examples() -> dict[str, dict[str, str]]:
+    """Each table's example tiles per pattern id (mpsz notation, sets split by spaces)."""
+    examples: dict[str, dict[str, str]] = json.loads(_EXAMPLES.read_text(encoding="utf-8"))
+    return examples
+
+
+def _share_of(payments: list[dict[str, Any]], payer: str) -> float:
+    """What `payer` pays of a sample win, as a fraction of its value (0 when nothing)."""
+    paid = sum(int(p["points"]) for p in payments if p["from"] == payer)
+    return paid / _SAMPLE_POINTS
+
+
+def _payment_rules(variant: Variant) -> list[dict[str, Any]]:
+    winner, shooter = variant.seats[0], variant.seats[1]
+    other = variant.seats[2]
+    win_payments = hk_win_payments if variant.name == HK else kaki3_win_payments
+    on_discard = [dict(p) for p in win_payments(variant, Win(winner, _SAMPLE_POINTS, shooter))]
+    self_drawn = [dict(p) for p in win_payments(variant, Win(winner, _SAMPLE_POINTS, None))]
+    rules: list[dict[str, Any]] = [
+        {
+            "id": "discard_win",
+            "shooter_share": _share_of(on_discard, shooter),
+            "others_share": _share_of(on_discard, other),
+        },
+        {"id": "self_draw_win", "others_share": _share_of(self_drawn, other)},
+    ]
+    for kind in (EXPOSED, ADDED, CONCEALED):
+        paid = kong_payments(variant, winner, kind, shooter if kind == EXPOSED else None)
+        rules.append({"id": f"kong_{kind}", "points": paid[0]["points"]})
+    if variant.has_bonus_tiles:
+        later = family_payments(variant, winner, complete_in_deal=False)[0]["points"]
+        dealt = family_payments(variant, winner, complete_in_deal=True)[0]["points"]
+        rules.append({"id": "family", "points": later, "points_in_deal": dealt})
+    if variant.has_fei:
+        extra = extra_fei_payments(winner, {winner: 2, shooter: 1, other: 2})
+        rules.append({"id": "extra_fei", "points": extra[0]["points"] if extra else 0})
+        rules.append({"id": "square_up"})
+    if variant.name == KAKI3:
+        # 3 Kaki's dragon liability: the seat that threw the third dragon pays both shares.
+        rules.append({"id": "liability"})
+    return rules
+
+
+@cache
+def variant_rules(name: str) -> dict[str, Any]:
+    """The table `name`'s pattern table, fan, minimum, cap, points and payments."""
+    variant = VARIANTS[name]
+    fan_table, limits = _PATTERN_TABLES[name]
+    examples = pattern_examples().get(name, {})
+    cap = FAN_CAP[name]
+    patterns = [
+        {"id": pattern_id, "fan": fan, "limit": False, "example": examples.get(pattern_id, "")}
+        for pattern_id, fan in fan_table.items()
+    ] + [
+        {"id": pattern_id, "fan": cap, "limit": True, "example": examples.get(pattern_id, "")}
+        for pattern_id in limits
+    ]
+    points = [
+        {"fan": fan, "points": win_points(name, fan, False)} for fan in range(MIN_FAN[name], cap)
+    ]
+    points.append({"fan": cap, "points": win_points(name, cap, True), "limit": True})
+    return {
+        "variant": name,
+        "seats": list(variant.seats),
+        "min_fan": MIN_FAN[name],
+        "fan_cap": cap,
+        "patterns": patterns,
+        "points": points,
+        "payments": _payment_rules(variant),
+    }
+
+
+@router.get("/api/variants/{variant}")
+async def variant_info(variant: str) -> dict[str, Any]:
+    """A table's rules for the Rules panel (docs/protocol.md)."""
+    if variant not in VARIANTS:
+        raise ApiError(404, "variant_not_found", f"no table {variant!r}; expected hk or kaki3")
+    return variant_rules(variant)
