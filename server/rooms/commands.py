@@ -148,6 +148,7 @@ Command = (
     | Disconnect
     | PlayerAction
     | NextDealReady
+    | HostCommand
     | Join
     | AddBots
     | TurnTimeout

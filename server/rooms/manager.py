@@ -204,6 +204,15 @@ class RoomManager:
         """Reopen every room the store still has open, replaying unfinished deals. Returns the count."""
         reopened = 0
         for record in await self.store.load_open_rooms():
+            if (
+                self.table_settings.hold_deals_without_humans
+                and record.players
+                and all(stored.is_bot for stored in record.players)
+            ):
+                # Nobody could ever come back to it: close it rather than play for nobody.
+                await self.store.set_room_status(record.room_id, "closed")
+                log.info("room %s has no human seated: closed at reopening", record.room_id)
+                continue
             try:
                 self._reopen(record)
                 reopened += 1

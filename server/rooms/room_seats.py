@@ -129,6 +129,13 @@ class RoomSeats(StoreOutage):
         self.seq += 1
         self._broadcast(bumped=True)
         self._repeat_result(connection)
+        if not self.players[index].is_bot:
+            self.human_since_deal = True
+            if self.deal_awaits_human:
+                # The table held its next deal for nobody; now someone is here.
+                self.deal_awaits_human = False
+                deal = self.deal
+                self.tell(cmd.Resume() if deal is None else cmd.NextDealDue(deal.deal_no))
 
     def _on_disconnect(self, connection: cmd.Connection) -> None:
         index = connection.player_index

@@ -79,6 +79,10 @@ class RoomState:
         # Seconds left in each player's time bank, once drawn (server/rooms/time_bank.py);
         # `_banks_drawn`: seat -> player whose bank is its deadline now.
         self.time_bank_left: dict[int, float] = {}
+        # Whether a human has been connected since the deal on the table began, and whether
+        # the next deal waits for one to connect (`hold_deals_without_humans`).
+        self.human_since_deal = False
+        self.deal_awaits_human = False
         self._banks_drawn: dict[str, int] = {}
         # The actor's mailbox: outsiders `tell` (or `ask`, server/rooms/table.py) it commands.
         self._mailbox: asyncio.Queue[cmd.Command] = asyncio.Queue()

@@ -60,6 +60,10 @@ class TableSettings:
     next_deal_seconds: float = 10.0
     idle_close_seconds: float = 30 * 60.0
     bot_level: str = "full"
+    # A room whose humans are all away does not play deal after deal for nobody: between
+    # deals it waits until a human has connected since the last deal began, and a room
+    # reopened with no human seated closes. Off only where tests watch bots-only tables.
+    hold_deals_without_humans: bool = True
     # A failed store write is tried again after this pause, doubled at each failure up to
     # the cap, on the room's clock (docs/operations.md, "Faults").
     store_retry_seconds: float = 0.25

@@ -140,6 +140,7 @@ class RoomActor(TimeBanks):
                     and deal.deal_no == after_deal_no
                     and deal.ended
                     and self.pause is None
+                    and not self._hold_for_humans()
                 ):
                     await self._start_next_deal()
             case cmd.Resume():
@@ -306,6 +307,10 @@ class RoomActor(TimeBanks):
         bind_log_context(deal_id=deal_id)
         log.info("deal %s starts (deal %d of the game)", deal_id, deal_no)
         self.ready_for_next.clear()
+        self.human_since_deal = any(
+            not self.players[index].is_bot for index in self.player_connections
+        )
+        self.deal_awaits_human = False
         self.next_deal_at = None
         self._schedule(self.deal.deadline, cmd.DealTimeout(deal_id))
         await self._table_changed()
@@ -349,10 +354,21 @@ class RoomActor(TimeBanks):
             actor.tell(cmd.Resume())
         return actor
 
+    def _hold_for_humans(self) -> bool:
+        """Whether the next deal waits: no human has been connected since the last deal
+        began (or, reopened, since the restart). A human connecting starts it."""
+        if not self.table_settings.hold_deals_without_humans or self.human_since_deal:
+            return False
+        if not self.deal_awaits_human:
+            log.info("room %s: no human since the deal began; the next deal waits", self.room_id)
+        self.deal_awaits_human = True
+        return True
+
     async def _on_resume(self) -> None:
         deal = self.deal
         if deal is None:
-            await self._start_next_deal()
+            if not self._hold_for_humans():
+                await self._start_next_deal()
             return
         bind_log_context(deal_id=deal.deal_id)
         self._schedule(deal.deadline, cmd.DealTimeout(deal.deal_id))
