@@ -54,7 +54,7 @@ class SeatView:
     last_discard: tuple[str, Tile] | None
     opponents: tuple[OpponentView, ...]
     unseen: dict[Tile, int]
-    # The table's house rules (the view's "rules"; the seed's rules when a view has none).
+    # The table's house rules, given beside the view (the view itself does not carry them).
     rules: TableRules
     # Scratch space for one decision: hand readings already worked out (see evaluation).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -104,8 +104,10 @@ def _unseen_counts(variant: str, seen: Counter[Tile]) -> dict[Tile, int]:
     return unseen
 
 
-def read_view(view: dict[str, Any]) -> SeatView:
-    """Read a seat's `view` into a `SeatView`. Raises `ValueError` for a spectator's view."""
+def read_view(view: dict[str, Any], rules: TableRules | None = None) -> SeatView:
+    """Read a seat's `view` into a `SeatView`, at a table playing `rules` (the seed's
+    rules of the view's variant when None). Raises `ValueError` for a spectator's view or
+    rules of another table."""
     me = view.get("me")
     if me is None:
         raise ValueError("a bot needs a seat's view, not a spectator's")
@@ -146,13 +148,13 @@ def read_view(view: dict[str, Any]) -> SeatView:
         last_discard=(last["seat"], last["tile"]) if last else None,
         opponents=opponents,
         unseen=_unseen_counts(view["variant"], seen),
-        rules=_rules_of(view),
+        rules=_rules_for(view["variant"], rules),
     )
 
 
-def _rules_of(view: dict[str, Any]) -> TableRules:
-    """The view's house rules; a view without them (an older client's) has the seed's."""
-    rules = view.get("rules")
+def _rules_for(variant: str, rules: TableRules | None) -> TableRules:
     if rules is None:
-        return TableRules.default(view["variant"])
-    return TableRules.from_json(rules, view["variant"])
+        return TableRules.default(variant)
+    if rules.variant != variant:
+        raise ValueError(f"rules of the {rules.variant} table given for a {variant} view")
+    return rules

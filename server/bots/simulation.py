@@ -141,7 +141,7 @@ def play_deal(
         legal = legal_actions(state, seat)
         seat_view = view(state, seat)
         started, started_cpu = time.perf_counter(), time.thread_time()
-        action = choose_action(seat_view, legal, level_of_seat[seat])
+        action = choose_action(seat_view, legal, level_of_seat[seat], rules)
         timings.append(time.perf_counter() - started)
         if cpu_timings is not None:
             cpu_timings.append(time.thread_time() - started_cpu)

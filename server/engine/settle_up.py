@@ -61,6 +61,33 @@ class PointValue:
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise SettleUpError(f"a point's value must be a whole positive number, not {value!r}")
 
+    @classmethod
+    def from_json(cls, obj: Any) -> PointValue:
+        """Read ``{"currency": "MYR", "minor_per_point": 10}`` (RM 0.10 a point).
+
+        `currency` is one of `CURRENCIES` (``"points"``, ``"MYR"``, ``"HKD"``); plain
+        points take ``minor_per_point`` 1. Raises `SettleUpError` naming the field.
+        """
+        if not isinstance(obj, dict):
+            raise SettleUpError(f"point value: expected an object, got {type(obj).__name__}")
+        unknown = sorted(set(obj) - {"currency", "minor_per_point"})
+        if unknown:
+            raise SettleUpError(f"point value.{unknown[0]}: unknown field")
+        code = obj.get("currency")
+        if code not in CURRENCIES:
+            raise SettleUpError(
+                f"point value.currency: {code!r} is not one of {sorted(CURRENCIES)}"
+            )
+        currency = CURRENCIES[code]
+        per_point = obj.get("minor_per_point", 1)
+        if currency is POINTS and per_point != 1:
+            raise SettleUpError("point value.minor_per_point: plain points are worth 1")
+        return cls(currency, per_point)
+
+    def to_json(self) -> dict[str, Any]:
+        """What `from_json` reads back."""
+        return {"currency": self.currency.code, "minor_per_point": self.minor_per_point}
+
 
 PLAIN_POINTS = PointValue(POINTS, 1)
 

@@ -33,9 +33,6 @@ def public_view(state: DealState) -> dict[str, Any]:
     """
     shown = table_view(state)
     shown["players"] = {name: seat_public_view(player) for name, player in state.players.items()}
-    # The house rules are public and never change within a deal, so they travel with the
-    # whole view (what a bot reads) rather than with every move's `table_view`.
-    shown["rules"] = state.settings.table_rules.to_json()
     return shown
 
 

@@ -219,7 +219,9 @@ class RoomActor(TimeBanks):
                 if self.players[player_index].is_bot
                 else self.table_settings.bot_level
             )
-            action = choose_action(view(deal.state, seat), legal, level)
+            action = choose_action(
+                view(deal.state, seat), legal, level, deal.state.settings.table_rules
+            )
             if action not in legal:
                 raise ValueError(f"bot chose {action} outside legal")
         except Exception:  # a bot bug must not stall the table: take the safest legal move

@@ -67,7 +67,7 @@ def check_messages_against_truth(
     true deal, and that no other seat's concealed tiles appear. Returns how many were checked."""
     truths = [view(state, seat) for state in states]
     # The house rules travel with the room object, not with every move's view.
-    rules = [truth.pop("rules", None) for truth in truths]
+    rules = [state.settings.table_rules.to_json() for state in states]
     checked = 0
     for message in messages:
         if message["type"] != "state" or message.get("phase") == "waiting":

@@ -40,7 +40,6 @@ PLAYER_KEYS = {"hand_count", "melds", "discards", "bonus", "drawn"}
 VIEW_KEYS = {
     "variant", "seats", "me", "round_wind", "dealer", "phase", "turn", "wall_remaining",
     "last_discard", "pending", "players", "scores", "payments", "result",
-    "rules",
 }  # fmt: skip
 OWN_KEYS = {"hand", "drawn_tile", "forbidden"}
 Chooser = Callable[[DealState, str, list[Action], random.Random], Action]

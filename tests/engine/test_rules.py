@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from server.engine import DealSettings, Game, deal_from_wall, legal_actions, view
+from server.engine import DealSettings, Game, deal_from_wall, legal_actions
 from server.engine.errors import EngineError
 from server.engine.rules import RulesError, TableRules
 from server.engine.settlement import Win, hk_win_payments
@@ -114,12 +114,11 @@ def test_everyone_full_makes_every_loser_pay_a_discard_win():
     assert self_drawn == hk_win_payments(HK, Win("W", 16, None))
 
 
-def test_the_view_carries_the_rules_for_bots_and_clients():
+def test_a_game_deals_under_its_rules():
     rules = TableRules.from_json({"min_fan": 1, "time_bank_seconds": 20}, "hk")
-    state = Game("hk", 3, rules=rules).start_deal()
-    assert state.settings.rules == rules
-    assert view(state, "E")["rules"] == rules.to_json()
-    assert view(state, None)["rules"] == rules.to_json()
+    game = Game("hk", 3, rules=rules)
+    assert game.start_deal().settings.rules == rules
+    assert game.settings().table_rules.time_bank_seconds == 20
 
 
 # West holds a hand with no fan at all, waiting on 7z that South throws (the scenario

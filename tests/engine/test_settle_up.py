@@ -161,3 +161,19 @@ def test_a_point_value_must_be_positive_and_whole():
     for bad in (0, -10, 0.1):
         with pytest.raises(SettleUpError, match="whole positive"):
             PointValue(RINGGIT, bad)
+
+
+def test_a_point_value_reads_and_writes_json():
+    value = PointValue.from_json({"currency": "MYR", "minor_per_point": 10})
+    assert value == PointValue(RINGGIT, 10)
+    assert PointValue.from_json(value.to_json()) == value
+    assert PointValue.from_json({"currency": "points"}).minor_per_point == 1
+    for bad, field in (
+        ({"currency": "USD", "minor_per_point": 1}, "currency"),
+        ({"currency": "HKD", "minor_per_point": "100"}, "whole positive"),
+        ({"currency": "points", "minor_per_point": 5}, "minor_per_point"),
+        ({"currency": "HKD", "rate": 1}, "rate"),
+        ("RM 0.10", "expected an object"),
+    ):
+        with pytest.raises(SettleUpError, match=field):
+            PointValue.from_json(bad)
