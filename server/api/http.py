@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server.api import static_files
 from server.api.address_limits import AddressBuckets, client_key, retry_after
+from server.api.errors import error_response
 from server.api.models import AddBots as AddBotsBody
 from server.api.models import CreateRoom, JoinRoom
 from server.api.room_access import INVITE_REQUIRED, may_see_room, seated_player_index
@@ -52,20 +53,6 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.headers = headers
-
-
-def error_response(
-    status: int,
-    code: str,
-    message: str,
-    details: Any = None,
-    headers: dict[str, str] | None = None,
-) -> JSONResponse:
-    """The one shape of every HTTP error (docs/protocol.md)."""
-    body: dict[str, Any] = {"code": code, "message": message}
-    if details is not None:
-        body["details"] = details
-    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:

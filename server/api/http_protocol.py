@@ -22,8 +22,9 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from server.api.errors import error_body
 from server.api.limits import LimitSettings
-from server.api.request_guards import SECURITY_HEADERS, error_body
+from server.api.request_guards import SECURITY_HEADERS
 
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):

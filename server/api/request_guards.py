@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from starlette.exceptions import HTTPException
 
+from server.api.errors import error_body
 from server.api.limits import LimitSettings
 
 SECURITY_HEADERS = [
@@ -45,11 +45,6 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"request bodies are capped at {limit} bytes")
-
-
-def error_body(code: str, message: str) -> bytes:
-    """The protocol's error shape, encoded."""
-    return orjson.dumps({"error": {"code": code, "message": message}})
 
 
 def host_name(host: str) -> str:

@@ -19,10 +19,10 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket
-from fastapi.responses import JSONResponse
 from starlette.websockets import WebSocketState
 
 from server.api.address_limits import SocketCounts, client_key
+from server.api.errors import error_response
 from server.api.socket_protocol import SEND_TEXT_NOW
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
@@ -209,10 +209,8 @@ def _valid_id(message_id: Any) -> bool:
 
 async def _deny_handshake(websocket: WebSocket, status: int, code: str, message: str) -> None:
     """Refuse before the handshake completes, with an HTTP answer in the error shape."""
-    answer = JSONResponse(
-        {"error": {"code": code, "message": message}},
-        status_code=status,
-        headers={"Retry-After": str(SOCKET_RETRY_SECONDS)},
+    answer = error_response(
+        status, code, message, headers={"Retry-After": str(SOCKET_RETRY_SECONDS)}
     )
     if "websocket.http.response" in (websocket.scope.get("extensions") or {}):
         await websocket.send_denial_response(answer)

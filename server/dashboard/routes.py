@@ -22,6 +22,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from server.api.errors import error_response
 from server.api.http import web_directory
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
@@ -47,7 +48,7 @@ api = APIRouter(prefix="/api/dashboard", dependencies=[Depends(require_admin)])
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return error_response(status, code, message)
 
 
 def install_error_handlers(app: FastAPI) -> None:
