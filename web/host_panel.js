@@ -54,6 +54,9 @@ export class HostPanel {
             element("button", { type: "button", "data-testid": "open-settle-up", text: t("host.settle_up"), onclick: () => this.openSettleUp() }),
             isHost && (playing || room.status === "waiting") ? this.endButton() : "",
           ),
+      room.rules
+        ? element("p", { class: "muted", "data-testid": "house-rules", text: t("host.rules", { min_fan: room.rules.min_fan, fan_cap: room.rules.fan_cap, bank: room.rules.time_bank_seconds }) })
+        : "",
       element("ul", { class: "control-players" }, players.map((player) => this.playerRow(player, me, isHost, room))),
       element("h3", { text: t("host.log") }),
       element(

@@ -65,6 +65,9 @@ async function submitCreate(event) {
   };
   const name = form.elements.name.value.trim();
   if (name) settings.name = name;
+  // A house rule: each player's extra seconds for the game (the other rules keep the table's own).
+  const bank = Math.round(Number(form.elements.time_bank_seconds.value || "0"));
+  if (bank > 0) settings.rules = { time_bank_seconds: bank };
   try {
     const answer = await createRoom(settings);
     rememberInvite(answer.room_id, answer.invite);

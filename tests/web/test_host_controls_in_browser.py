@@ -39,6 +39,9 @@ def test_the_host_runs_the_table_and_settles_up(
     page.get_by_test_id("controls-toggle").click()
     controls = page.get_by_test_id("controls")
     expect(controls).to_contain_text("You host this table")
+    expect(page.get_by_test_id("house-rules")).to_have_text(
+        "House rules: at least 5 fan, capped at 10; time bank 0 s"
+    )
     page.get_by_test_id("host-pause").click()
     expect(page.get_by_test_id("paused-banner")).to_have_text(
         "Paused by Ana. The clocks are stopped."
