@@ -42,20 +42,25 @@ def watch_bots(
     server: LiveServer, browser: Browser, variant: str, viewport: dict[str, int], seconds: float
 ) -> dict[str, object]:
     """Spectates a bots-only room for `seconds`; answers render figures and page weight."""
-    room = httpx.post(
+    opened = httpx.post(
         f"{server.url}/api/rooms", json={"variant": variant, "rounds": 4}, timeout=10
-    ).json()["room_id"]
+    ).json()
+    room, invite = opened["room_id"], opened["invite"]
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     loaded: set[str] = set()
     page.on("request", lambda request: loaded.add(request.url.split("?")[0]))
-    page.goto(f"{server.url}/rooms/{room}")
+    page.goto(opened["url"])
     page.click("#join-watch")
     page.wait_for_selector("[data-testid=fill-bots]")
     # The server fills no table with bots alone: one seated (absent) human, played by
     # its bot after the join grace, and bots in the other seats.
-    httpx.post(f"{server.url}/api/rooms/{room}/join", json={"name": "Host"}, timeout=10)
-    httpx.post(f"{server.url}/api/rooms/{room}/bots", json={}, timeout=10)
+    httpx.post(
+        f"{server.url}/api/rooms/{room}/join",
+        json={"name": "Host", "invite": invite},
+        timeout=10,
+    )
+    httpx.post(f"{server.url}/api/rooms/{room}/bots", json={"invite": invite}, timeout=10)
     page.wait_for_timeout(seconds * 1000)
     times = render_times(page)
     context.close()

@@ -81,7 +81,9 @@ async def open_table(http: Any, mode: str, index: int) -> list[str]:
         room_id = room["room_id"]
         tokens = []
         for seat in range(SEATS):
-            joined = await http.post(f"/api/rooms/{room_id}/join", json={"name": f"p{seat}"})
+            joined = await http.post(
+                f"/api/rooms/{room_id}/join", json={"name": f"p{seat}", "invite": room["invite"]}
+            )
             tokens.append(joined.json()["token"])
     else:
         room_id, tokens = (

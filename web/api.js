@@ -3,11 +3,14 @@
 // A seat is remembered in localStorage under "mahjong-hall:seat:<room_id>" as
 // {room_id, token, name, seat, player_index, variant, joined_at}. The token is the player's
 // secret for the room: with it a reload (or a later visit) lands back in the same seat.
+// A table's invite secret (from its link's fragment) is remembered under
+// "mahjong-hall:invite:<room_id>": it lets this browser join, watch or add bots again.
 
 import { has, t } from "./i18n.js";
 
 const SEAT_KEY_PREFIX = "mahjong-hall:seat:";
 const NAME_KEY = "mahjong-hall:name";
+const INVITE_KEY_PREFIX = "mahjong-hall:invite:";
 
 /** An HTTP answer that was not 2xx, with the server's error code and message. */
 export class ApiError extends Error {
@@ -19,8 +22,9 @@ export class ApiError extends Error {
   }
 }
 
-async function requestJson(method, path, body) {
+async function requestJson(method, path, body, token) {
   const options = { method, headers: { Accept: "application/json" } };
+  if (token) options.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -69,18 +73,32 @@ export function createRoom(settings) {
 }
 
 /** Takes a seat in the room under `name`; answers {seat, token, player_index, room_id}. */
-export function joinRoom(roomId, name) {
-  return requestJson("POST", `/api/rooms/${encodeURIComponent(roomId)}/join`, { name });
+export function joinRoom(roomId, name, invite) {
+  const body = invite ? { name, invite } : { name };
+  return requestJson("POST", `/api/rooms/${encodeURIComponent(roomId)}/join`, body);
 }
 
 /** Fills every empty seat of the room with a bot (the first deal then starts). */
-export function fillWithBots(roomId) {
-  return requestJson("POST", `/api/rooms/${encodeURIComponent(roomId)}/bots`, {});
+export function fillWithBots(roomId, { token, invite } = {}) {
+  return requestJson("POST", `/api/rooms/${encodeURIComponent(roomId)}/bots`, invite ? { invite } : {}, token);
 }
 
-/** The public room object. */
-export function fetchRoom(roomId) {
-  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
+/** The public room object; a private table's needs the seated player's token or its invite. */
+export function fetchRoom(roomId, { token, invite } = {}) {
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}${query}`, undefined, token);
+}
+
+/** One game's settle-up: {balances, transfers, text}; `minor` is minor units per point. */
+export function settleUpGame(roomId, currency, minor, { token, invite } = {}) {
+  const query = new URLSearchParams({ currency, minor_per_point: String(minor) });
+  if (invite) query.set("invite", invite);
+  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}/settle-up?${query}`, undefined, token);
+}
+
+/** A night's settle-up over the rooms of `tokens`, between two ISO times. */
+export function nightSettleUp(body) {
+  return requestJson("POST", "/api/settle-up/night", body);
 }
 
 /**
@@ -98,9 +116,20 @@ export async function listRooms({ status, cursor, limit } = {}) {
   return { rooms: answer.rooms || [], total: answer.total ?? 0, next_cursor: answer.next_cursor ?? null };
 }
 
-/** The link to a room's table, for inviting friends. */
-export function tableUrl(roomId) {
-  return `${window.location.origin}/rooms/${encodeURIComponent(roomId)}`;
+/** The invite link of a room: its secret rides in the fragment, never sent to a server. */
+export function tableUrl(roomId, invite) {
+  const page = `${window.location.origin}/rooms/${encodeURIComponent(roomId)}`;
+  return invite ? `${page}#invite=${encodeURIComponent(invite)}` : page;
+}
+
+/** Remembers a table's invite secret. */
+export function rememberInvite(roomId, invite) {
+  if (invite) window.localStorage.setItem(INVITE_KEY_PREFIX + roomId, invite);
+}
+
+/** The invite secret this browser holds for the room, or null. */
+export function rememberedInvite(roomId) {
+  return window.localStorage.getItem(INVITE_KEY_PREFIX + roomId);
 }
 
 function readJson(key) {

@@ -13,6 +13,7 @@ const KEEPALIVE_MS = 25000;
 export const FINAL_CLOSE_CODES = {
   4401: "token_refused",
   4403: "token_refused",
+  4431: "no_spectators",
   4404: "room_not_found",
   4409: "replaced",
   4410: "room_closed",
@@ -24,9 +25,11 @@ export const FINAL_CLOSE_CODES = {
  * "stopped", where detail is {attempt, retryInMs} or {reason, code}.
  */
 export class TableConnection {
-  constructor(roomId, token, callbacks) {
+  constructor(roomId, token, callbacks, invite) {
     this.roomId = roomId;
     this.token = token;
+    // A spectator of a private table shows its invite; a player's token works alone.
+    this.invite = invite || null;
     this.callbacks = callbacks;
     this.socket = null;
     this.attempt = 0;
@@ -62,7 +65,9 @@ export class TableConnection {
 
   url() {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    let query = "";
+    if (this.token) query = `?token=${encodeURIComponent(this.token)}`;
+    else if (this.invite) query = `?invite=${encodeURIComponent(this.invite)}`;
     return `${scheme}//${window.location.host}/ws/rooms/${encodeURIComponent(this.roomId)}${query}`;
   }
 

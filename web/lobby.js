@@ -7,7 +7,9 @@ import {
   joinRoom,
   lastUsedName,
   listRooms,
+  rememberInvite,
   rememberSeat,
+  rememberedInvite,
   rememberedSeat,
   rememberedSeats,
   tableUrl,
@@ -59,22 +61,28 @@ async function submitCreate(event) {
     deal_seconds: Math.round(Number(form.elements.deal_minutes.value) * 60),
     rounds: Number(form.elements.rounds.value),
     hints: form.elements.hints.checked, // issue 18
+    public: form.elements.public.checked,
+    spectators: form.elements.spectators.checked,
   };
   const name = form.elements.name.value.trim();
   if (name) settings.name = name;
+  // A house rule: each player's extra seconds for the game (the other rules keep the table's own).
+  const bank = Math.round(Number(form.elements.time_bank_seconds.value || "0"));
+  if (bank > 0) settings.rules = { time_bank_seconds: bank };
   try {
     const answer = await createRoom(settings);
-    showCreated(answer.room_id);
+    rememberInvite(answer.room_id, answer.invite);
+    showCreated(answer.room_id, answer.url);
   } catch (error) {
     showError(errorBox, error);
   }
 }
 
-function showCreated(roomId) {
+function showCreated(roomId, inviteUrl) {
   createdRoomId = roomId;
   byId("created").hidden = false;
   byId("created-join").hidden = false;
-  byId("invite-link").value = tableUrl(roomId);
+  byId("invite-link").value = inviteUrl || tableUrl(roomId, rememberedInvite(roomId));
   byId("created-go").href = `/rooms/${encodeURIComponent(roomId)}`;
   const nameInput = byId("created-name");
   if (!nameInput.value) nameInput.value = lastUsedName();
@@ -104,7 +112,7 @@ async function submitCreatedJoin(event) {
     return;
   }
   try {
-    const joined = await joinRoom(createdRoomId, name);
+    const joined = await joinRoom(createdRoomId, name, rememberedInvite(createdRoomId));
     rememberSeat(createdRoomId, { ...joined, name });
     status.textContent = t("lobby.you_sit_at", { wind: windName(joined.seat) });
     byId("created-join").hidden = true;
@@ -165,7 +173,7 @@ async function refreshMyRooms() {
   const lines = await Promise.all(
     seats.map(async (seat) => {
       try {
-        const room = await fetchRoom(seat.room_id);
+        const room = await fetchRoom(seat.room_id, { token: seat.token });
         return roomLine(room, seat);
       } catch (error) {
         if (error.status === 404) forgetSeat(seat.room_id);

@@ -1,11 +1,23 @@
 // The table page (/rooms/{room_id}): joins or recognises the player, keeps the live
 // connection, and hands every state to the view.
 
-import { fetchRoom, fillWithBots, forgetSeat, joinRoom, lastUsedName, rememberSeat, rememberedSeat } from "./api.js";
+import {
+  fetchRoom,
+  fillWithBots,
+  forgetSeat,
+  joinRoom,
+  lastUsedName,
+  rememberInvite,
+  rememberSeat,
+  rememberedInvite,
+  rememberedSeat,
+} from "./api.js";
 import { TableConnection } from "./connection.js";
+import { HostPanel } from "./host_panel.js";
 import { installLanguageMenu, t, translatePage } from "./i18n.js";
 import { errorText, variantName } from "./labels.js";
 import { RulesPanel } from "./rules_panel.js";
+import { SettleUpPanel } from "./settle_up.js";
 import { isMuted, setMuted } from "./sound.js";
 import { TableView } from "./table_view.js";
 import { TILE_SET, chooseTileSet, tileShortName } from "./tiles.js";
@@ -14,6 +26,16 @@ import { HintButton } from "./hint.js"; // issue 18
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.replace(/\/+$/, "").split("/").pop());
+// An invite link carries the table's secret in its fragment ("#invite=..."): keep it, and
+// take it out of the address bar so it is not shown over a shoulder or in a screenshot.
+const fragment = new URLSearchParams(window.location.hash.slice(1));
+if (fragment.get("invite")) {
+  rememberInvite(roomId, fragment.get("invite"));
+  fragment.delete("invite");
+  const rest = fragment.toString().replace(/=$/, "").replace(/=&/g, "&");
+  history.replaceState(null, "", window.location.pathname + (rest ? `#${rest}` : ""));
+}
+const invite = rememberedInvite(roomId);
 
 let connection = null;
 let latestState = null;
@@ -39,7 +61,8 @@ const view = new TableView(roomId, {
   },
   async fillWithBots() {
     try {
-      await fillWithBots(roomId);
+      const seat = rememberedSeat(roomId);
+      await fillWithBots(roomId, { token: seat ? seat.token : null, invite });
     } catch (error) {
       showToast(error.message);
     }
@@ -48,6 +71,16 @@ const view = new TableView(roomId, {
 
 // issue 18: the Hint button, at tables that allow hints.
 const hints = new HintButton(byId("hint-button"), byId("hint-text"), (message) => connection && connection.send(message));
+const settleUp = new SettleUpPanel(roomId, () => {
+  const seat = rememberedSeat(roomId);
+  return { token: seat ? seat.token : null, invite };
+});
+const hostPanel = new HostPanel(
+  (message) => {
+    if (connection) connection.send(message);
+  },
+  () => settleUp.open(),
+);
 
 function showToast(text, kind = "error", tile = "") {
   const toast = byId("toast");
@@ -107,6 +140,7 @@ function handleMessage(message) {
     const started = performance.now();
     view.render(message, false);
     hints.render(message); // issue 18
+    hostPanel.render(message);
     performance.measure("render-state", { start: started });
     renderCount += 1;
     if (renderCount % 5000 === 0) performance.clearMeasures("render-state");
@@ -156,6 +190,15 @@ function connectionStopped(detail) {
   const final = byId("final");
   const retry = byId("final-retry");
   retry.hidden = true;
+  if (detail.reason === "token_refused" && !(connection && connection.token)) {
+    showJoinForm(t("final.private_table"));
+    return;
+  }
+  if (detail.reason === "no_spectators") {
+    byId("final-text").textContent = t("final.no_spectators");
+    final.hidden = false;
+    return;
+  }
   if (detail.reason === "token_refused") {
     forgetSeat(roomId);
     showJoinForm(t("join.seat_invalid"));
@@ -180,7 +223,7 @@ function connectionStopped(detail) {
 function connect(seat) {
   byId("join").hidden = true;
   if (connection) connection.stop();
-  connection = new TableConnection(roomId, seat ? seat.token : null, { onMessage: handleMessage, onStatus: showConnection });
+  connection = new TableConnection(roomId, seat ? seat.token : null, { onMessage: handleMessage, onStatus: showConnection }, invite);
   connection.start();
 }
 
@@ -192,14 +235,16 @@ async function showJoinForm(note) {
   const info = byId("join-room-info");
   info.textContent = note || "";
   try {
-    const room = await fetchRoom(roomId);
+    const room = await fetchRoom(roomId, { invite });
     roomVariant = room.variant || null;
     const taken = (room.players || []).length;
     const summary = `${room.name || t("join.a_table")} · ${variantName(room.variant)} · ${t("join.seats_taken", { taken, total: room.seat_count })}`;
     info.textContent = note ? `${note} ${summary}` : summary;
     if (taken >= room.seat_count) byId("join-title").textContent = t("join.full");
   } catch (error) {
-    info.textContent = error.status === 404 ? t("final.no_table") : error.message;
+    if (error.status === 404) info.textContent = t("final.no_table");
+    else if (error.status === 403) info.textContent = t("final.private_table");
+    else info.textContent = error.message;
   }
   nameInput.focus();
 }
@@ -217,7 +262,7 @@ async function submitJoin(event) {
   }
   button.disabled = true;
   try {
-    const joined = await joinRoom(roomId, name);
+    const joined = await joinRoom(roomId, name, invite);
     const seat = { ...joined, name };
     rememberSeat(roomId, seat);
     connect(seat);

@@ -3,7 +3,7 @@
 // clock, the turn line, the player's hand and choices, and the result panel between deals.
 // It also notices what changed since the last state, for the short animations and sounds.
 
-import { tableUrl } from "./api.js";
+import { rememberedInvite, tableUrl } from "./api.js";
 import { clockText, element, replaceChildren } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { HandView } from "./hand.js";
@@ -71,7 +71,7 @@ export class TableView {
     const board = byId("board");
     board.className = "board waiting-board";
     replaceChildren(byId("table-info"), infoChip(t("centre.status"), t("centre.waiting")), infoChip(t("centre.seats"), t("centre.seats_taken", { taken: players.length, total: room.seat_count || 0 })));
-    const link = tableUrl(this.roomId);
+    const link = tableUrl(this.roomId, rememberedInvite(this.roomId));
     replaceChildren(
       byId("opponents"),
       element(

@@ -15,8 +15,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from server.api import static_files
 from server.api.address_limits import AddressBuckets, client_key, retry_after
 from server.api.errors import error_response
+from server.api.models import AddBots as AddBotsBody
 from server.api.models import CreateRoom, JoinRoom
+from server.api.room_access import INVITE_REQUIRED, may_see_room, seated_player_index
 from server.api.room_pages import room_page
+from server.engine.rules import RulesError, TableRules
 from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
@@ -132,8 +135,12 @@ def _spend(request: Request, buckets_name: str, what: str) -> None:
 
 @router.post("/api/rooms", status_code=201)
 async def create_room(request: Request, body: CreateRoom) -> dict[str, str]:
-    """Open a room; answers its id."""
+    """Open a table; answers its id, its invite secret and the invite link."""
     _spend(request, "room_buckets", "new tables")
+    try:
+        rules = None if body.rules is None else TableRules.from_json(body.rules, body.variant)
+    except RulesError as error:
+        raise ApiError(422, "validation_error", str(error)) from None
     settings = RoomSettings(
         variant=body.variant,
         turn_seconds=float(body.turn_seconds),
@@ -141,13 +148,24 @@ async def create_room(request: Request, body: CreateRoom) -> dict[str, str]:
         rounds=body.rounds,
         name=body.name,
         hints=body.hints,
+        rules=None if rules is None or rules.is_default else rules.to_json(),
     )
     try:
-        return {"room_id": await manager_of(request).create_room(settings)}
+        room_id, invite = await manager_of(request).open_table(
+            settings, public=body.public, spectators_allowed=body.spectators
+        )
     except TooManyRoomsError as error:
         raise ApiError(
             503, "too_many_rooms", str(error), headers={"Retry-After": str(FULL_RETRY_SECONDS)}
         ) from None
+    # The secret rides in the fragment, which browsers never send to a server (nor to
+    # the logs of a proxy in between); the table page reads it from there.
+    page = request.url_for("table_page", room_id=room_id)
+    return {"room_id": room_id, "invite": invite, "url": f"{page}#invite={invite}"}
+
+
+def _refuse_stranger() -> ApiError:
+    return ApiError(403, "invite_required", INVITE_REQUIRED)
 
 
 @router.post("/api/rooms/{room_id}/join")
@@ -155,7 +173,9 @@ async def join_room(request: Request, room_id: str, body: JoinRoom) -> dict[str,
     """Seat a player; answers the seat of the first deal and the player's secret token."""
     _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
-    _room_or_404(manager, room_id)
+    actor = _room_or_404(manager, room_id)
+    if not actor.access.may_enter(body.invite):
+        raise _refuse_stranger()
     try:
         seated = await manager.join(room_id, body.name)
     except RoomFullError as error:
@@ -168,11 +188,21 @@ async def join_room(request: Request, room_id: str, body: JoinRoom) -> dict[str,
 
 
 @router.post("/api/rooms/{room_id}/bots")
-async def add_bots(request: Request, room_id: str) -> dict[str, Any]:
-    """Fill every empty seat with a bot (the first deal then starts)."""
+async def add_bots(
+    request: Request, room_id: str, body: AddBotsBody | None = None
+) -> dict[str, Any]:
+    """Fill every empty seat with a bot (the first deal then starts).
+
+    Allowed to a seated player (`Authorization: Bearer <token>`) or a holder of the invite;
+    on a public table to anyone who may join it.
+    """
     _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
-    room = _room_or_404(manager, room_id).snapshot()
+    actor = _room_or_404(manager, room_id)
+    invite = body.invite if body is not None else None
+    if not actor.access.may_enter(invite) and seated_player_index(request, room_id) is None:
+        raise _refuse_stranger()
+    room = actor.snapshot()
     if room.status is RoomStatus.WAITING and all(player.is_bot for player in room.players):
         # A table of bots alone would only burn the server's time: nobody plays at it.
         raise ApiError(
@@ -203,6 +233,8 @@ async def room_state(request: Request, room_id: str) -> dict[str, Any]:
     """The room's public state: players, scores, and the spectator's view of the table."""
     manager = manager_of(request)
     _room_or_404(manager, room_id)
+    if not await may_see_room(request, room_id):
+        raise _refuse_stranger()
     return manager.public_state(room_id)
 
 
@@ -212,6 +244,8 @@ async def room_results(request: Request, room_id: str) -> dict[str, Any]:
     if not ROOM_ID.fullmatch(room_id):
         raise ApiError(404, "room_not_found", f"no room {room_id[:64]!r}")
     results = await manager_of(request).store.room_results(room_id)
+    if results is not None and not await may_see_room(request, room_id):
+        raise _refuse_stranger()
     if results is None:
         raise ApiError(404, "room_not_found", f"no room {room_id!r}")
     return results
@@ -248,7 +282,7 @@ async def lobby_page(request: Request) -> Response:
     return _client_file(request, "index.html", page=True)
 
 
-@router.get("/rooms/{room_id}", include_in_schema=False)
+@router.get("/rooms/{room_id}", include_in_schema=False, name="table_page")
 async def table_page(request: Request, room_id: str) -> Response:
     """The table page (web/table.html); the page reads the room id from its URL."""
     return _client_file(request, "table.html", page=True)

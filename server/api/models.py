@@ -8,13 +8,15 @@ and table names) are cleaned the same way by `display_name`.
 from __future__ import annotations
 
 import unicodedata
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 
 # More combining marks than this on one letter is no script's spelling, only a way to
 # draw over the names around it ("zalgo" text).
 MAX_COMBINING_MARKS = 3
+# Invite secrets are 32 characters; anything much longer is not one.
+INVITE_LENGTH = 100
 
 
 def display_name(text: str, *, longest: int, what: str) -> str:
@@ -48,6 +50,11 @@ class CreateRoom(BaseModel):
     rounds: int = Field(default=1, ge=1, le=4)
     name: str = Field(default="", max_length=200)
     hints: StrictBool = False  # issue 18: hints allowed at this table
+    # Tables are unlisted unless their creator makes them public.
+    public: bool = False
+    spectators: bool = True
+    # The house rules (`TableRules.from_json`, checked in the route against the variant).
+    rules: dict[str, Any] | None = None
 
     @field_validator("name")
     @classmethod
@@ -61,6 +68,7 @@ class JoinRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(min_length=1, max_length=64)
+    invite: str | None = Field(default=None, max_length=INVITE_LENGTH)
 
     @field_validator("name")
     @classmethod
@@ -69,3 +77,11 @@ class JoinRoom(BaseModel):
         if not trimmed:
             raise ValueError("the name must have 1 to 32 characters")
         return trimmed
+
+
+class AddBots(BaseModel):
+    """`POST /api/rooms/{id}/bots`: optional; a private table's invite if no token is sent."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    invite: str | None = Field(default=None, max_length=INVITE_LENGTH)

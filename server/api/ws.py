@@ -43,6 +43,12 @@ CLOSE_FOREIGN_TOKEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_FLOOD = 4429
+# The host turned spectators off: only seated players may connect.
+CLOSE_NO_SPECTATORS = 4431
+# The host's controls (server/rooms/host_controls.py), sent by seated players.
+HOST_COMMANDS = frozenset(
+    ("pause", "resume", "end_game", "make_host", "remove_player", "offer_seat", "bot_level")
+)
 # A client over its open-socket cap may retry this many seconds later.
 SOCKET_RETRY_SECONDS = 5
 
@@ -253,6 +259,12 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
             )
             return
         player_index = player.player_index
+    elif not actor.access.may_enter(websocket.query_params.get("invite") or None):
+        await _refuse_connection(websocket, CLOSE_FOREIGN_TOKEN, "invite required")
+        return
+    elif not actor.access.spectators_allowed:
+        await _refuse_connection(websocket, CLOSE_NO_SPECTATORS, "spectators are turned off")
+        return
     elif actor.snapshot().spectators_full:
         # The actor checks again (connects may be queued); this spares it the work.
         await _refuse_connection(
@@ -349,6 +361,8 @@ def parse_client_message(text: str, connection: SocketConnection) -> Any:
         return cmd.NextDealReady(connection, message_id)
     if kind == "hint":  # issue 18
         return cmd.HintRequest(connection, message_id)
+    if kind in HOST_COMMANDS:
+        return cmd.HostCommand(connection, kind, message, message_id)
     if kind == "ping":
         connection.push(json.dumps({"type": "pong", "id": message_id}))
         return None

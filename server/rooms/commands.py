@@ -70,6 +70,17 @@ class NextDealReady:
 
 
 @dataclass
+class HostCommand:
+    """A seated player's host control (`pause`, `resume`, `end_game`, `make_host`,
+    `remove_player`, `offer_seat`, `bot_level`); `fields` is the message as sent."""
+
+    connection: Connection
+    kind: str
+    fields: dict[str, Any]
+    message_id: Any = None
+
+
+@dataclass
 class Join:
     """Seat a new human player; the answer comes back through `reply`."""
 
@@ -146,6 +157,7 @@ Command = (
     | PlayerAction
     | NextDealReady
     | HintRequest
+    | HostCommand
     | Join
     | AddBots
     | TurnTimeout

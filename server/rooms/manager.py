@@ -10,6 +10,7 @@ from typing import Any
 from server.engine import view
 from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
+from server.rooms.access import TableAccess, new_invite
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import utc
 from server.rooms.players import RoomClosedError
@@ -85,11 +86,32 @@ class RoomManager:
             )
 
     async def create_room(self, settings: RoomSettings) -> str:
-        """Create and open a room; returns its id (TooManyRoomsError at the cap)."""
+        """Create and open a public room with no invite; returns its id (TooManyRoomsError
+        at the cap). The HTTP API opens tables with `open_table`."""
+        return await self._create(settings, TableAccess(public=True, invite_hash=None))
+
+    async def open_table(
+        self, settings: RoomSettings, *, public: bool, spectators_allowed: bool = True
+    ) -> tuple[str, str]:
+        """Create and open a table with a fresh invite secret; returns (room id, invite)."""
+        invite = new_invite()
+        access = TableAccess(
+            public=public, invite_hash=hash_token(invite), spectators_allowed=spectators_allowed
+        )
+        return await self._create(settings, access), invite
+
+    async def _create(self, settings: RoomSettings, access: TableAccess) -> str:
         self._check_room_cap()
         room_id = secrets.token_urlsafe(9)
         now = self.clock.now()
-        await self.store.create_room(room_id, settings.variant, settings.to_json(), utc(now))
+        await self.store.create_room(
+            room_id,
+            settings.variant,
+            {**settings.to_json(), "spectators_allowed": access.spectators_allowed},
+            utc(now),
+            public=access.public,
+            invite_hash=access.invite_hash,
+        )
         self._open(
             RoomActor(
                 room_id=room_id,
@@ -100,6 +122,7 @@ class RoomManager:
                 created_at=now,
                 registry=self.registry,
                 spectator_cap=self.spectators_per_room,
+                access=access,
             )
         )
         return room_id
@@ -124,8 +147,13 @@ class RoomManager:
         return list(await actor.ask(lambda reply: cmd.AddBots(reply=reply)))
 
     def token_room(self, token: str) -> str | None:
-        """The id of the open room a token belongs to, if any."""
-        return self._token_rooms.get(hash_token(token))
+        """The id of the open room a token belongs to, if any (a removed player's: none)."""
+        token_hash = hash_token(token)
+        room_id = self._token_rooms.get(token_hash)
+        actor = self.rooms.get(room_id) if room_id is not None else None
+        if actor is None or all(p.token_hash != token_hash for p in actor.players):
+            return None
+        return room_id
 
     def snapshots(self) -> list[RoomSnapshot]:
         """Every open room as outsiders may read it, newest first."""
@@ -137,7 +165,8 @@ class RoomManager:
         ]
 
     def list_rooms(self, status: str | None = None) -> list[dict[str, Any]]:
-        """Summaries of the open rooms, newest first; `status="waiting"` keeps those with free seats."""
+        """Summaries of the open public rooms, newest first; `status="waiting"` keeps those
+        with free seats. Unlisted tables are never listed: their link is their only way in."""
         return [
             {
                 "room_id": room.room_id,
@@ -150,9 +179,10 @@ class RoomManager:
                 "turn_seconds": room.turn_seconds,
                 "deal_seconds": room.deal_seconds,
                 "rounds": room.rounds,
+                "rules": room.rules,
             }
             for room in self.snapshots()
-            if status is None or room.status == status
+            if room.public and (status is None or room.status == status)
         ]
 
     def public_state(self, room_id: str) -> dict[str, Any]:
@@ -174,6 +204,15 @@ class RoomManager:
         """Reopen every room the store still has open, replaying unfinished deals. Returns the count."""
         reopened = 0
         for record in await self.store.load_open_rooms():
+            if (
+                self.table_settings.hold_deals_without_humans
+                and record.players
+                and all(stored.is_bot for stored in record.players)
+            ):
+                # Nobody could ever come back to it: close it rather than play for nobody.
+                await self.store.set_room_status(record.room_id, "closed")
+                log.info("room %s has no human seated: closed at reopening", record.room_id)
+                continue
             try:
                 self._reopen(record)
                 reopened += 1
@@ -182,6 +221,16 @@ class RoomManager:
         return reopened
 
     def _reopen(self, record: Any) -> None:
+        host = record.host_index
+        if host is None:
+            # A room from before hosts existed: its first seated human hosts it.
+            host = next((p.player_index for p in record.players if not p.is_bot), None)
+        access = TableAccess(
+            public=record.public,
+            invite_hash=record.invite_hash,
+            host_index=host,
+            spectators_allowed=bool(record.settings.get("spectators_allowed", True)),
+        )
         self._open(
             RoomActor.from_record(
                 record,
@@ -190,6 +239,7 @@ class RoomManager:
                 table_settings=self.table_settings,
                 registry=self.registry,
                 spectator_cap=self.spectators_per_room,
+                access=access,
             )
         )
         for stored in record.players:

@@ -12,6 +12,7 @@ from typing import Any
 
 from server.engine import Action, DealSettings, replay
 from server.engine.game import Game
+from server.engine.rules import TableRules
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.players import Player
 from server.rooms.seating import new_game, record_result
@@ -65,9 +66,19 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
             deal_due=record.status == "playing" and len(players) == len(settings.seats),
         )
     actions = [Action.from_json(stored.action) for stored in open_deal.actions]
+    stored_rules = open_deal.settings.get("rules")
+    # A deal replays by the rules it was dealt with (stored with it); an older deal has
+    # none stored and was played by the room's.
+    rules = (
+        TableRules.from_json(stored_rules, settings.variant)
+        if stored_rules is not None
+        else settings.table_rules
+    )
     state = replay(
         DealSettings(
-            variant=settings.variant, round_wind=open_deal.settings.get("round_wind", "E")
+            variant=settings.variant,
+            round_wind=open_deal.settings.get("round_wind", "E"),
+            rules=rules,
         ),
         open_deal.seed,
         actions,

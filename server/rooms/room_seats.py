@@ -65,6 +65,10 @@ class RoomSeats(StoreOutage):
         )
         self.players.append(player)
         self.running_scores[player.player_index] = 0
+        if self.access.host_index is None:
+            # The table's first human is its host (the creator, who joins first).
+            await self.store.set_host(self.room_id, player.player_index)
+            self.access.host_index = player.player_index
         # Answer once the seat change (and a deal it starts) is done, so the caller sees it.
         await self._seats_changed()
         command.reply.set_result(
@@ -125,6 +129,13 @@ class RoomSeats(StoreOutage):
         self.seq += 1
         self._broadcast(bumped=True)
         self._repeat_result(connection)
+        if not self.players[index].is_bot:
+            self.human_since_deal = True
+            if self.deal_awaits_human:
+                # The table held its next deal for nobody; now someone is here.
+                self.deal_awaits_human = False
+                deal = self.deal
+                self.tell(cmd.Resume() if deal is None else cmd.NextDealDue(deal.deal_no))
 
     def _on_disconnect(self, connection: cmd.Connection) -> None:
         index = connection.player_index

@@ -16,9 +16,10 @@ from typing import Any
 from server.engine import Action, legal_actions, pending_seats
 from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
+from server.rooms.access import Pause, TableAccess
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.deal_in_play import DealInPlay
-from server.rooms.messages import StateTexts, encode, room_json
+from server.rooms.messages import StateTexts, encode, epoch_ms, room_json
 from server.rooms.players import Player
 from server.rooms.seating import deals_total, new_game, shown_round_wind
 from server.rooms.settings import RoomSettings, TableSettings
@@ -42,8 +43,11 @@ class RoomState:
         created_at: float,
         registry: HallMetrics,
         spectator_cap: int | None = None,
+        access: TableAccess | None = None,
     ) -> None:
         self.room_id = room_id
+        # Rooms built without one (in-process tests) are public, as every room once was.
+        self.access = access or TableAccess(public=True, invite_hash=None)
         self.settings = settings
         self.store = store
         self.clock = clock
@@ -67,6 +71,19 @@ class RoomState:
         self.idle_since: float | None = created_at
         # While the store is down (server/rooms/store_outage.py): when the clocks paused.
         self.store_down_since: float | None = None
+        # The host's controls (server/rooms/host_controls.py): a pause stops every clock;
+        # `host_version` grows with each host event, so the room object is rebuilt.
+        self.pause: Pause | None = None
+        self.host_events: list[dict[str, Any]] = []
+        self.host_version = 0
+        # Seconds left in each player's time bank, once drawn (server/rooms/time_bank.py);
+        # `_banks_drawn`: seat -> player whose bank is its deadline now.
+        self.time_bank_left: dict[int, float] = {}
+        # Whether a human has been connected since the deal on the table began, and whether
+        # the next deal waits for one to connect (`hold_deals_without_humans`).
+        self.human_since_deal = False
+        self.deal_awaits_human = False
+        self._banks_drawn: dict[str, int] = {}
         # The actor's mailbox: outsiders `tell` (or `ask`, server/rooms/table.py) it commands.
         self._mailbox: asyncio.Queue[cmd.Command] = asyncio.Queue()
         self._timers: dict[int, TimerHandle] = {}  # key -> armed timer
@@ -120,6 +137,8 @@ class RoomState:
             spectators=len(self.spectators),
             spectator_cap=self.spectator_cap,
             store_down=self.store_down_since is not None,
+            public=self.access.public,
+            rules=self.settings.table_rules.to_json(),
         )
 
     def player_for_token(self, token: str) -> Player | None:
@@ -222,6 +241,7 @@ class RoomState:
     def public_room(self) -> dict[str, Any]:
         """The room object of every `state`, and of `GET /api/rooms/{id}` (without the table)."""
         deal = self.deal
+        bank = float(self.settings.table_rules.time_bank_seconds)
         players = []
         for player in self.players:
             seat = (
@@ -238,6 +258,9 @@ class RoomState:
                     "connected": player.player_index in self.player_connections,
                     "bot_covered": self.is_covered(player.player_index),
                     "score": self.running_scores.get(player.player_index, 0),
+                    "time_bank_seconds": None
+                    if player.is_bot or not bank
+                    else round(self.time_bank_left.get(player.player_index, bank), 1),
                 }
             )
         return {
@@ -249,6 +272,7 @@ class RoomState:
             "deal_seconds": self.settings.deal_seconds,
             "rounds": self.settings.rounds,
             "hints": self.settings.hints,  # issue 18
+            "rules": self.settings.table_rules.to_json(),
             "seat_count": len(self.settings.seats),
             "deal_no": deal.deal_no if deal else 0,
             "deals_total": deals_total(self.settings),
@@ -258,6 +282,13 @@ class RoomState:
             "players": players,
             "scores": self._scores_by_name(),
             "spectators": len(self.spectators),
+            "public": self.access.public,
+            "host": self.access.host_index,
+            "spectators_allowed": self.access.spectators_allowed,
+            "paused": None
+            if self.pause is None
+            else {"by": self.pause.by, "since": epoch_ms(self.pause.since)},
+            "host_events": self.host_events,
         }
 
     def _room_text(self) -> str:
@@ -271,6 +302,9 @@ class RoomState:
             tuple(sorted(self.player_connections)),
             len(self.spectators),
             tuple(sorted(self.running_scores.items())),
+            (self.access.public, self.access.host_index, self.access.spectators_allowed),
+            self.host_version,
+            tuple(sorted(self.time_bank_left.items())),
         )
         if self._room_cache is None or self._room_cache[0] != key:
             self._room_cache = (key, room_json(self.public_room()))
@@ -284,7 +318,7 @@ class RoomState:
         deal = self.deal
         # While the store is down the clocks stand still and nothing can be saved: the
         # state shows no deadlines and offers no actions.
-        running = self.store_down_since is None
+        running = self.store_down_since is None and self.pause is None
         return StateTexts(
             seq=self.seq,
             deal_state=deal.state if deal else None,

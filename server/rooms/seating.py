@@ -29,7 +29,13 @@ def new_game(settings: RoomSettings) -> Game:
     deal, but the deal passes at most once per deal, so the deal count always comes first.
     The game seed is unused: the room draws a fresh secret seed for every deal and stores it.
     """
-    return Game(settings.variant, seed=0, rounds=settings.rounds, max_deals=deals_total(settings))
+    return Game(
+        settings.variant,
+        seed=0,
+        rounds=settings.rounds,
+        max_deals=deals_total(settings),
+        rules=settings.table_rules,
+    )
 
 
 def seat_players(game: Game) -> dict[str, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from server.engine.rules import TableRules
 from server.engine.variants import get_variant
 
 
@@ -19,6 +20,16 @@ class RoomSettings:
     name: str = ""
     # issue 18: the host lets players ask for the full bot's move (off by default).
     hints: bool = False
+    # The house rules chosen at creation, as `TableRules.to_json` wrote them; None: the
+    # seed's rules of the variant (rooms older than house rules read back so).
+    rules: dict[str, Any] | None = None
+
+    @property
+    def table_rules(self) -> TableRules:
+        """The house rules in force at this table."""
+        if self.rules is None:
+            return TableRules.default(self.variant)
+        return TableRules.from_json(self.rules, self.variant)
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -34,7 +45,15 @@ class RoomSettings:
         """Read back what `to_json` stored (unknown keys from older versions are ignored)."""
         known = {
             key: stored[key]
-            for key in ("variant", "turn_seconds", "deal_seconds", "rounds", "name", "hints")
+            for key in (
+                "variant",
+                "turn_seconds",
+                "deal_seconds",
+                "rounds",
+                "name",
+                "hints",
+                "rules",
+            )
             if key in stored
         }
         return cls(**known)
@@ -51,6 +70,10 @@ class TableSettings:
     next_deal_seconds: float = 10.0
     idle_close_seconds: float = 30 * 60.0
     bot_level: str = "full"
+    # A room whose humans are all away does not play deal after deal for nobody: between
+    # deals it waits until a human has connected since the last deal began, and a room
+    # reopened with no human seated closes. Off only where tests watch bots-only tables.
+    hold_deals_without_humans: bool = True
     # A failed store write is tried again after this pause, doubled at each failure up to
     # the cap, on the room's clock (docs/operations.md, "Faults").
     store_retry_seconds: float = 0.25

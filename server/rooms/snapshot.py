@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class RoomStatus(StrEnum):
@@ -59,6 +60,9 @@ class RoomSnapshot:
     spectators: int
     spectator_cap: int | None
     store_down: bool
+    # Private tables: only public ones are listed. The house rules, as `TableRules.to_json`.
+    public: bool = True
+    rules: dict[str, Any] | None = None
 
     @property
     def spectators_full(self) -> bool:

@@ -256,7 +256,9 @@ class StoreOutage(RoomState):
             command.connection.push(notice_message("store_unavailable", STORE_DOWN_TEXT))
         elif isinstance(command, cmd.Disconnect):
             self._on_disconnect(command.connection)
-        elif isinstance(command, (cmd.PlayerAction, cmd.NextDealReady, cmd.HintRequest)):
+        elif isinstance(
+            command, (cmd.PlayerAction, cmd.NextDealReady, cmd.HintRequest, cmd.HostCommand)
+        ):
             command.connection.push(
                 error_message("store_unavailable", NOT_SAVED_TEXT, command.message_id)
             )

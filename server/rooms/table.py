@@ -30,6 +30,7 @@ from server.observability import bind_log_context
 from server.observability.metrics import HallMetrics
 from server.rooms import commands as cmd
 from server.rooms import seating
+from server.rooms.access import TableAccess
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import DealInPlay
 from server.rooms.hints import answer_hint, hints_used, move_reason
@@ -40,16 +41,17 @@ from server.rooms.players import (
     RoomFullError,
 )
 from server.rooms.reopening import reopened_room
-from server.rooms.room_seats import CLOSE_SERVICE_RESTART, RoomSeats
+from server.rooms.room_seats import CLOSE_SERVICE_RESTART
 from server.rooms.settings import TableSettings
 from server.rooms.snapshot import RoomStatus
 from server.rooms.store_outage import TableStopping
+from server.rooms.time_bank import TimeBanks
 from server.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 
-class RoomActor(RoomSeats):
+class RoomActor(TimeBanks):
     """Owns one room: every command that changes it runs here, one at a time (see RoomState);
     seats and connections are handled in RoomSeats."""
 
@@ -121,6 +123,8 @@ class RoomActor(RoomSeats):
                 await self._on_next_deal_ready(command)
             case cmd.HintRequest(connection=connection, message_id=message_id):  # issue 18
                 answer_hint(self, connection, message_id)
+            case cmd.HostCommand():
+                await self._on_host_command(command)
             case cmd.Join():
                 await self._on_join(command)
             case cmd.AddBots():
@@ -133,7 +137,14 @@ class RoomActor(RoomSeats):
                 await self._on_deal_timeout(deal_id)
             case cmd.NextDealDue(after_deal_no=after_deal_no):
                 deal = self.deal
-                if deal is not None and deal.deal_no == after_deal_no and deal.ended:
+                # While paused the next deal waits; resuming schedules it again.
+                if (
+                    deal is not None
+                    and deal.deal_no == after_deal_no
+                    and deal.ended
+                    and self.pause is None
+                    and not self._hold_for_humans()
+                ):
                     await self._start_next_deal()
             case cmd.Resume():
                 await self._on_resume()
@@ -162,6 +173,9 @@ class RoomActor(RoomSeats):
         if deal is None or deal.ended:
             refuse("no_deal", "no deal is in progress")
             return
+        if self.pause is not None:
+            refuse("paused", "the table is paused")
+            return
         seat = deal.seat_of(connection.player_index)
         assert seat is not None
         try:
@@ -187,6 +201,8 @@ class RoomActor(RoomSeats):
         deal = self.deal
         if deal is None or deal.ended or deal.turns.get(seat, (0, -1))[1] != token:
             return  # superseded: the seat already acted, or the deal moved on
+        if self.pause is not None:
+            return  # resuming arms fresh timers with the time that was left
         player_index = deal.seat_players[seat]
         if reason is None:
             if not self.is_covered(player_index):
@@ -195,8 +211,21 @@ class RoomActor(RoomSeats):
         legal = self.legal_now(seat)
         if not legal:
             return
+        if (
+            reason == "timeout"
+            and not self.is_covered(player_index)
+            and self._draw_time_bank(seat, player_index)
+        ):
+            return  # the bank's seconds first; the bot steps in when they run out too
         try:
-            action = choose_action(view(deal.state, seat), legal, self.table_settings.bot_level)
+            level = (
+                self.bot_level_of(player_index)
+                if self.players[player_index].is_bot
+                else self.table_settings.bot_level
+            )
+            action = choose_action(
+                view(deal.state, seat), legal, level, deal.state.settings.table_rules
+            )
             if action not in legal:
                 raise ValueError(f"bot chose {action} outside legal")
         except Exception:  # a bot bug must not stall the table: take the safest legal move
@@ -215,7 +244,7 @@ class RoomActor(RoomSeats):
 
     async def _on_deal_timeout(self, deal_id: int) -> None:
         deal = self.deal
-        if deal is None or deal.ended or deal.deal_id != deal_id:
+        if deal is None or deal.ended or deal.deal_id != deal_id or self.pause is not None:
             return
         if self.clock.now() < deal.deadline:
             return  # armed before an outage moved the deadline on; a later timer is set
@@ -237,6 +266,7 @@ class RoomActor(RoomSeats):
         """After the deal state moved: end the deal, or re-arm the clocks; then broadcast."""
         deal = self.deal
         assert deal is not None
+        self._return_unused_banks()
         if deal.state.is_over:
             await self._finish_deal()
             return
@@ -256,7 +286,10 @@ class RoomActor(RoomSeats):
         seat_players = seating.seat_players(self.game)
         round_wind = self.game.round_wind
         seed = secrets.randbits(62)
-        deal_settings = DealSettings(variant=self.settings.variant, round_wind=round_wind)
+        rules = self.settings.table_rules
+        deal_settings = DealSettings(
+            variant=self.settings.variant, round_wind=round_wind, rules=rules
+        )
         state = new_deal(deal_settings, seed)
         now = self.clock.now()
         deal_no = self.game.deal_number + 1
@@ -265,6 +298,7 @@ class RoomActor(RoomSeats):
             "round_wind": round_wind,
             "dealer_player": self.game.player_at("E"),
             "dealer_passes": self.game.passes,
+            "rules": rules.to_json(),  # each stored deal says which rules it was played by
         }
         deal_id = await self._store_deal(deal_no, dealt, seed, seat_players, now)
         now = self.clock.now()  # later than the deal's start if the store was down
@@ -279,6 +313,10 @@ class RoomActor(RoomSeats):
         bind_log_context(deal_id=deal_id)
         log.info("deal %s starts (deal %d of the game)", deal_id, deal_no)
         self.ready_for_next.clear()
+        self.human_since_deal = any(
+            not self.players[index].is_bot for index in self.player_connections
+        )
+        self.deal_awaits_human = False
         self.next_deal_at = None
         self._schedule(self.deal.deadline, cmd.DealTimeout(deal_id))
         await self._table_changed()
@@ -293,6 +331,7 @@ class RoomActor(RoomSeats):
         table_settings: TableSettings,
         registry: HallMetrics,
         spectator_cap: int | None = None,
+        access: TableAccess | None = None,
     ) -> RoomActor:
         """The actor of a room reopened after a restart, from its store record.
 
@@ -310,6 +349,7 @@ class RoomActor(RoomSeats):
             created_at=record.created_at.timestamp(),
             registry=registry,
             spectator_cap=spectator_cap,
+            access=access,
         )
         actor.players = reopened.players
         actor.running_scores = reopened.running_scores
@@ -320,10 +360,21 @@ class RoomActor(RoomSeats):
             actor.tell(cmd.Resume())
         return actor
 
+    def _hold_for_humans(self) -> bool:
+        """Whether the next deal waits: no human has been connected since the last deal
+        began (or, reopened, since the restart). A human connecting starts it."""
+        if not self.table_settings.hold_deals_without_humans or self.human_since_deal:
+            return False
+        if not self.deal_awaits_human:
+            log.info("room %s: no human since the deal began; the next deal waits", self.room_id)
+        self.deal_awaits_human = True
+        return True
+
     async def _on_resume(self) -> None:
         deal = self.deal
         if deal is None:
-            await self._start_next_deal()
+            if not self._hold_for_humans():
+                await self._start_next_deal()
             return
         bind_log_context(deal_id=deal.deal_id)
         self._schedule(deal.deadline, cmd.DealTimeout(deal.deal_id))
@@ -383,6 +434,9 @@ class RoomActor(RoomSeats):
             connection.push(
                 error_message("no_deal", "no deal is waiting to start", command.message_id)
             )
+            return
+        if self.pause is not None:
+            connection.push(error_message("paused", "the table is paused", command.message_id))
             return
         self.ready_for_next.add(connection.player_index)
         humans = {index for index in self.player_connections if not self.players[index].is_bot}

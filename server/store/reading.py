@@ -18,6 +18,7 @@ from server.store.records import (
     DealRecord,
     FinishedDealRecord,
     PlayerRecord,
+    RoomAccessRecord,
     RoomRecord,
 )
 from server.store.schema import deal_actions, deals, room_players, rooms
@@ -109,9 +110,31 @@ async def open_rooms(conn: AsyncConnection) -> list[RoomRecord]:
                 else None
             ),
             finished_deals=finished[room.room_id],
+            public=room.public,
+            invite_hash=room.invite_hash,
+            host_index=room.host_index,
         )
         for room in room_rows
     ]
+
+
+async def room_access(conn: AsyncConnection, room_id: str) -> RoomAccessRecord | None:
+    """The room's public flag, invite hash and seated humans' token hashes; None: no room."""
+    room = (
+        await conn.execute(
+            select(rooms.c.public, rooms.c.invite_hash).where(rooms.c.room_id == room_id)
+        )
+    ).one_or_none()
+    if room is None:
+        return None
+    hashes = await conn.scalars(
+        select(room_players.c.token_hash).where(
+            room_players.c.room_id == room_id, room_players.c.token_hash.is_not(None)
+        )
+    )
+    return RoomAccessRecord(
+        public=bool(room.public), invite_hash=room.invite_hash, token_hashes=frozenset(hashes)
+    )
 
 
 def _player_record(row: Any) -> PlayerRecord:
@@ -202,6 +225,9 @@ async def room_results(conn: AsyncConnection, room_id: str) -> dict[str, Any] | 
                 "patterns": deal.patterns,
                 "payments": deal.payments,
                 "scores": (deal.result or {}).get("scores", {}),
+                # The house rules the deal was played by (None: a deal from before them,
+                # played by the seed's rules of its variant).
+                "rules": (deal.settings or {}).get("rules"),
                 "players": {
                     seat: keys.get(int(index), str(index))
                     for seat, index in deal.seat_players.items()

@@ -85,3 +85,17 @@ class RoomRecord:
     # The room's finished deals in play order, so a restart between two deals can rebuild
     # who deals next and the round wind (the store keeps no separate rotation column).
     finished_deals: list[FinishedDealRecord] = field(default_factory=list)
+    # Private tables: rooms stored before the flag existed read back as public, no invite.
+    public: bool = True
+    invite_hash: str | None = None
+    host_index: int | None = None
+
+
+@dataclass(frozen=True)
+class RoomAccessRecord:
+    """What decides who may see a room, open or not: its public flag, the hash of its
+    invite secret, and the token hashes of the humans seated there now."""
+
+    public: bool
+    invite_hash: str | None
+    token_hashes: frozenset[str]

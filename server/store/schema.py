@@ -1,7 +1,7 @@
 """The tables, as SQLAlchemy Core metadata. Alembic migrations in `migrations/` build them.
 
 Layout, from the room down:
-- `rooms`: one row per room, its settings and status.
+- `rooms`: one row per room, its settings, status, privacy (public flag, invite hash) and host.
 - `room_players`: who holds each player index, the hash of their token, and their running score.
 - `deals`: one row per deal, its seed and settings (enough to replay it) and, once finished,
   its outcome, winners, fan, patterns and payments.
@@ -33,6 +33,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
 )
+from sqlalchemy.sql.expression import true
 from sqlalchemy.types import TypeDecorator
 
 # Fixed constraint names, so migrations written by hand match what autogenerate would emit
@@ -85,6 +86,12 @@ rooms = Table(
     Column("status", String(16), nullable=False, index=True),
     Column("settings", JSON, nullable=False),
     Column("created_at", UtcDateTime, nullable=False, index=True),
+    # Private tables: only public ones are listed; the others are reached with the invite
+    # secret, whose SHA-256 is kept (never the secret). Rooms older than the flag are public.
+    Column("public", Boolean, nullable=False, server_default=true()),
+    Column("invite_hash", String(64), nullable=True),
+    # The player index of the table's host: the first human seated, until handed on.
+    Column("host_index", Integer, nullable=True),
 )
 
 room_players = Table(

@@ -24,7 +24,7 @@ from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.store import reading
+from server.store import reading, settling
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
 from server.store.errors import (
@@ -33,7 +33,7 @@ from server.store.errors import (
 )
 from server.store.finishing import record_finished_deal
 from server.store.outages import outages_unavailable, reaching_database
-from server.store.records import RoomRecord
+from server.store.records import RoomAccessRecord, RoomRecord
 from server.store.schema import (
     deal_actions,
     deals,
@@ -125,9 +125,19 @@ class Store:
 
     @outages_unavailable
     async def create_room(
-        self, room_id: str, variant: str, settings: dict[str, Any], created_at: datetime
+        self,
+        room_id: str,
+        variant: str,
+        settings: dict[str, Any],
+        created_at: datetime,
+        *,
+        public: bool = True,
+        invite_hash: str | None = None,
     ) -> None:
-        """Store a new room, status "waiting". Raises `DuplicateRecordError` for a reused id."""
+        """Store a new room, status "waiting". Raises `DuplicateRecordError` for a reused id.
+
+        `invite_hash` is `hash_token` of the invite secret; the secret is never stored.
+        """
         try:
             async with self._writing() as conn:
                 await conn.execute(
@@ -137,6 +147,8 @@ class Store:
                         status="waiting",
                         settings=settings,
                         created_at=created_at,
+                        public=public,
+                        invite_hash=invite_hash,
                     )
                 )
         except IntegrityError as error:
@@ -170,6 +182,51 @@ class Store:
             raise DuplicateRecordError(
                 f"room {room_id!r} already has player {player_index}"
             ) from error
+
+    @outages_unavailable
+    async def set_host(self, room_id: str, host_index: int | None) -> None:
+        """Make `host_index` the room's host (None: nobody is)."""
+        async with self._writing() as conn:
+            updated = await conn.execute(
+                rooms.update().where(rooms.c.room_id == room_id).values(host_index=host_index)
+            )
+            if updated.rowcount == 0:
+                raise UnknownRoomError(f"no room {room_id!r}")
+
+    @outages_unavailable
+    async def hand_seat_to_bot(self, room_id: str, player_index: int) -> None:
+        """A removed player's seat goes to a bot: their token hash is dropped for good."""
+        await self._set_seat(room_id, player_index, is_bot=True, token_hash=None)
+
+    @outages_unavailable
+    async def seat_human(self, room_id: str, player_index: int, name: str, token_hash: str) -> None:
+        """A friend takes a bot's seat (its running score goes with the seat)."""
+        await self._set_seat(room_id, player_index, is_bot=False, token_hash=token_hash, name=name)
+
+    async def _set_seat(self, room_id: str, player_index: int, **values: Any) -> None:
+        async with self._writing() as conn:
+            updated = await conn.execute(
+                room_players.update()
+                .where(room_players.c.room_id == room_id)
+                .where(room_players.c.player_index == player_index)
+                .values(**values)
+            )
+            if updated.rowcount == 0:
+                raise UnknownRoomError(f"room {room_id!r} has no player {player_index}")
+
+    @outages_unavailable
+    async def night_points(
+        self, token_hashes: list[str], since: datetime, until: datetime
+    ) -> tuple[list[str], dict[str, int]]:
+        """Points by player over the rooms these token hashes sit in (`settling.py`)."""
+        async with self.engine.connect() as conn:
+            return await settling.night_points(conn, token_hashes, since, until)
+
+    @outages_unavailable
+    async def room_access(self, room_id: str) -> RoomAccessRecord | None:
+        """Who may see the room: its public flag, invite hash and seated humans' token hashes."""
+        async with self.engine.connect() as conn:
+            return await reading.room_access(conn, room_id)
 
     @outages_unavailable
     async def set_room_status(self, room_id: str, status: str) -> None:

@@ -67,10 +67,13 @@ def check_messages_against_truth(
     """Assert every in-deal `state` equals the engine's own view for `seat` at some point of the
     true deal, and that no other seat's concealed tiles appear. Returns how many were checked."""
     truths = [view(state, seat) for state in states]
+    # The house rules travel with the room object, not with every move's view.
+    rules = [state.settings.table_rules.to_json() for state in states]
     checked = 0
     for message in messages:
         if message["type"] != "state" or message.get("phase") == "waiting":
             continue
+        assert message["room"]["rules"] in rules, f"seq {message['seq']}: not the deal's rules"
         part = view_part(message)
         assert part in truths, (
             f"seq {message['seq']}: the message is no view of the true deal for {seat}"

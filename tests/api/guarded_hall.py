@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.api.live_server import INVITES
 from tests.live import free_port
 from tests.serve import ServerProcess, serve_command, server_environment
 
@@ -50,12 +51,22 @@ class GuardedHall:
         return httpx.AsyncClient(base_url=self.base, transport=transport, timeout=10, **options)
 
     async def socket(
-        self, address: str, room_id: str, token: str | None = None, **options: Any
+        self,
+        address: str,
+        room_id: str,
+        token: str | None = None,
+        *,
+        invite: str | None = None,
+        **options: Any,
     ) -> ClientConnection:
         """A table WebSocket from `address` (a spectator's without `token`)."""
         url = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
         if token:
             url += f"?token={token}"
+        elif invite:
+            url += f"?invite={invite}"
+        elif room_id in INVITES:  # a spectator of a private table comes with the link
+            url += f"?invite={INVITES[room_id]}"
         return await connect(url, local_addr=(address, 0), open_timeout=10, **options)
 
     def raw(self, address: str, timeout: float = 10) -> socket.socket:

@@ -66,9 +66,12 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def ws_url(self, room_id: str, token: str | None = None) -> str:
-        """The table socket address, for a player (`token`) or a spectator."""
+        """The table socket address, for a player (`token`) or a spectator (who brings
+        the invite of a table `create_room` opened)."""
         base = f"ws://127.0.0.1:{self.port}/ws/rooms/{room_id}"
-        return f"{base}?token={token}" if token else base
+        if token:
+            return f"{base}?token={token}"
+        return f"{base}?invite={INVITES[room_id]}" if room_id in INVITES else base
 
     def start(self) -> LiveServer:
         """Start serving and wait until the port answers."""
@@ -88,16 +91,53 @@ class LiveServer:
         return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
 
 
+# The invite secret of every table `create_room` opened, so `join` and the other helpers
+# come in as the creator's friends would: with the link.
+INVITES: dict[str, str] = {}
+
+
 async def create_room(client: httpx.AsyncClient, variant: str, **fields: Any) -> str:
-    """POST /api/rooms; returns the room id."""
+    """POST /api/rooms; returns the room id (its invite is kept in `INVITES`)."""
     answer = await client.post("/api/rooms", json={"variant": variant, **fields})
     assert answer.status_code == 201, answer.text
-    return str(answer.json()["room_id"])
+    room_id = str(answer.json()["room_id"])
+    INVITES[room_id] = str(answer.json()["invite"])
+    return room_id
 
 
 async def join(client: httpx.AsyncClient, room_id: str, name: str) -> dict[str, Any]:
-    """POST /api/rooms/{id}/join; returns seat, token, player_index."""
-    answer = await client.post(f"/api/rooms/{room_id}/join", json={"name": name})
+    """POST /api/rooms/{id}/join with the table's invite; returns seat, token, player_index."""
+    body = {"name": name, "invite": INVITES[room_id]} if room_id in INVITES else {"name": name}
+    answer = await client.post(f"/api/rooms/{room_id}/join", json=body)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+async def add_bots(client: httpx.AsyncClient, room_id: str) -> httpx.Response:
+    """POST /api/rooms/{id}/bots with the table's invite."""
+    return await client.post(f"/api/rooms/{room_id}/bots", json={"invite": INVITES[room_id]})
+
+
+def invited(room_id: str, **body: Any) -> dict[str, Any]:
+    """A request body carrying the table's invite (for join calls that test one field)."""
+    return {**body, "invite": INVITES[room_id]}
+
+
+async def get_room(client: httpx.AsyncClient, room_id: str, what: str = "") -> httpx.Response:
+    """GET /api/rooms/{id}{what} (`what`: "" or "/results") as a holder of the invite."""
+    return await client.get(f"/api/rooms/{room_id}{what}", params={"invite": INVITES[room_id]})
+
+
+async def room_state(client: httpx.AsyncClient, room_id: str) -> dict[str, Any]:
+    """The public room object, read as a holder of the invite."""
+    answer = await get_room(client, room_id)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+async def room_results(client: httpx.AsyncClient, room_id: str) -> dict[str, Any]:
+    """The room's stored results, read as a holder of the invite."""
+    answer = await get_room(client, room_id, "/results")
     assert answer.status_code == 200, answer.text
     return dict(answer.json())
 

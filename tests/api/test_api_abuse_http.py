@@ -21,7 +21,7 @@ from tests.api.guarded_hall import (
     read_answer,
     status_of,
 )
-from tests.api.live_server import LiveServer
+from tests.api.live_server import LiveServer, create_room, invited, room_state
 
 
 def _error_code(answer: bytes) -> str:
@@ -195,8 +195,8 @@ def test_a_socket_for_another_host_is_refused(guarded_hall: GuardedHall) -> None
 async def test_cross_site_calls_change_nothing(guarded_hall: GuardedHall) -> None:
     address = fresh_address()
     async with guarded_hall.client(address) as client:
-        room_id = (await client.post("/api/rooms", json={"variant": "kaki3"})).json()["room_id"]
-        await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})
+        room_id = await create_room(client, "kaki3")
+        await client.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Ana"))
         for origin in ("https://evil.example", "null", f"{guarded_hall.origin}.evil.example"):
             created = await client.post(
                 "/api/rooms", json={"variant": "hk"}, headers={"Origin": origin}
@@ -210,7 +210,7 @@ async def test_cross_site_calls_change_nothing(guarded_hall: GuardedHall) -> Non
             headers={"Origin": "https://evil.example", "Content-Type": "text/plain"},
         )
         assert bots.status_code == 403
-        room = (await client.get(f"/api/rooms/{room_id}")).json()
+        room = await room_state(client, room_id)
         assert [player["name"] for player in room["players"]] == ["Ana"]
         assert room["status"] == "waiting"
         # A cross-site read is harmless (the browser keeps the answer from the page).
@@ -242,7 +242,7 @@ async def test_own_and_allowed_origins_and_scripts_may_change_things(
 async def test_a_cross_site_socket_is_refused(guarded_hall: GuardedHall) -> None:
     address = fresh_address()
     async with guarded_hall.client(address) as client:
-        room_id = (await client.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
+        room_id = await create_room(client, "hk")
     with pytest.raises(InvalidStatus) as refused:
         await guarded_hall.socket(address, room_id, origin="https://evil.example")
     assert refused.value.response.status_code == 403
@@ -365,19 +365,17 @@ async def test_bad_tables_are_refused_with_422(guarded_hall: GuardedHall, body: 
 
 async def test_table_and_player_names_are_cleaned(guarded_hall: GuardedHall) -> None:
     async with guarded_hall.client(fresh_address()) as client:
-        made = await client.post(
-            "/api/rooms", json={"variant": "kaki3", "name": "  Friday \t  Zoe\u0308 table "}
-        )
-        assert made.status_code == 201
-        room_id = made.json()["room_id"]
-        room = (await client.get(f"/api/rooms/{room_id}")).json()
+        room_id = await create_room(client, "kaki3", name="  Friday \t  Zoe\u0308 table ")
+        room = await room_state(client, room_id)
         assert room["name"] == "Friday Zo\u00eb table"
         for bad in ("\u202eAna", "A" + "\u0301" * 5, "bell\x07"):
-            refused = await client.post(f"/api/rooms/{room_id}/join", json={"name": bad})
+            refused = await client.post(
+                f"/api/rooms/{room_id}/join", json=invited(room_id, name=bad)
+            )
             assert refused.status_code == 422, bad
         seated = await client.post(
-            f"/api/rooms/{room_id}/join", json={"name": "Nguye\u0302\u0303n"}
+            f"/api/rooms/{room_id}/join", json=invited(room_id, name="Nguye\u0302\u0303n")
         )
         assert seated.status_code == 200
-        room = (await client.get(f"/api/rooms/{room_id}")).json()
+        room = await room_state(client, room_id)
         assert [player["name"] for player in room["players"]] == ["Nguy\u1ec5n"]

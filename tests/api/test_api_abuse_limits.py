@@ -12,15 +12,14 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.api.guarded_hall import GuardedHall, fresh_address
+from tests.api.live_server import add_bots, create_room, invited, room_state
 
 CLOSE_SPECTATORS_FULL = 4430
 
 
 async def _new_room(hall: GuardedHall, address: str, variant: str = "hk") -> str:
     async with hall.client(address) as client:
-        answer = await client.post("/api/rooms", json={"variant": variant})
-    assert answer.status_code == 201, answer.text
-    return str(answer.json()["room_id"])
+        return await create_room(client, variant)
 
 
 def _assert_rate_limited(answer: httpx.Response, retry_seconds: int) -> None:
@@ -33,7 +32,10 @@ def _assert_rate_limited(answer: httpx.Response, retry_seconds: int) -> None:
 async def test_room_creation_is_limited_per_address(guarded_hall: GuardedHall) -> None:
     greedy, other = fresh_address(), fresh_address()
     async with guarded_hall.client(greedy) as client:
-        made = [await client.post("/api/rooms", json={"variant": "kaki3"}) for _ in range(3)]
+        made = [
+            await client.post("/api/rooms", json={"variant": "kaki3", "public": True})
+            for _ in range(3)
+        ]
         assert [answer.status_code for answer in made] == [201, 201, 201]
         refused = await client.post("/api/rooms", json={"variant": "kaki3"})
         _assert_rate_limited(refused, retry_seconds=20)  # one room every 20 s
@@ -48,28 +50,32 @@ async def test_joins_and_bots_share_one_limit(guarded_hall: GuardedHall) -> None
     room_id = await _new_room(guarded_hall, address)
     async with guarded_hall.client(address) as client:
         for name in ("Ana", "Bo"):
-            seated = await client.post(f"/api/rooms/{room_id}/join", json={"name": name})
+            seated = await client.post(
+                f"/api/rooms/{room_id}/join", json=invited(room_id, name=name)
+            )
             assert seated.status_code == 200
-        assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
-        full = await client.post(f"/api/rooms/{room_id}/join", json={"name": "Cy"})
+        assert (await add_bots(client, room_id)).status_code == 200
+        full = await client.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Cy"))
         assert full.status_code == 409, "a refused join still counts"
         _assert_rate_limited(
-            await client.post(f"/api/rooms/{room_id}/join", json={"name": "Di"}), 15
+            await client.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Di")), 15
         )
-        _assert_rate_limited(await client.post(f"/api/rooms/{room_id}/bots"), 15)
+        _assert_rate_limited(await add_bots(client, room_id), 15)
 
 
 async def test_bots_alone_cannot_fill_a_room(guarded_hall: GuardedHall) -> None:
     address = fresh_address()
     room_id = await _new_room(guarded_hall, address, "kaki3")
     async with guarded_hall.client(address) as client:
-        refused = await client.post(f"/api/rooms/{room_id}/bots")
+        refused = await add_bots(client, room_id)
         assert refused.status_code == 409
         assert refused.json()["error"]["code"] == "no_human_seated"
-        room = (await client.get(f"/api/rooms/{room_id}")).json()
+        room = await room_state(client, room_id)
         assert room["players"] == [] and room["status"] == "waiting"
-        assert (await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).is_success
-        filled = await client.post(f"/api/rooms/{room_id}/bots")
+        assert (
+            await client.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Ana"))
+        ).is_success
+        filled = await add_bots(client, room_id)
         assert filled.status_code == 200 and filled.json()["bots"] == [1, 2]
 
 
@@ -137,7 +143,7 @@ async def _spectators(hall: GuardedHall, room_id: str, count: int) -> list[str]:
 async def _until_spectators(hall: GuardedHall, room_id: str, count: int) -> None:
     async with hall.client(fresh_address()) as client:
         for _ in range(100):
-            room = (await client.get(f"/api/rooms/{room_id}")).json()
+            room = await room_state(client, room_id)
             if room["spectators"] == count:
                 return
             await asyncio.sleep(0.05)
@@ -158,7 +164,9 @@ async def test_spectators_per_room_are_capped(guarded_hall: GuardedHall) -> None
         assert sorted(crowd) == sorted(["state", *[str(CLOSE_SPECTATORS_FULL)] * 3]), crowd
         address = fresh_address()
         async with guarded_hall.client(address) as client:
-            seated = (await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
+            seated = (
+                await client.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Ana"))
+            ).json()
         player = await guarded_hall.socket(address, room_id, seated["token"])
         watchers.append(player)
         assert (await _first_message(player))["type"] == "state", "players are never refused"

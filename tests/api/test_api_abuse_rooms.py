@@ -17,7 +17,16 @@ from websockets.exceptions import ConnectionClosed
 from server.rooms.clock import ManualClock
 from server.rooms.settings import TableSettings
 from tests.api.guarded_hall import GuardedHall, fresh_address
-from tests.api.live_server import LiveServer, create_room, join
+from tests.api.live_server import (
+    INVITES,
+    LiveServer,
+    add_bots,
+    create_room,
+    get_room,
+    invited,
+    join,
+    room_state,
+)
 
 CAP = 25
 CLOSE_ROOM_CLOSED = 4410
@@ -40,9 +49,12 @@ async def test_open_rooms_are_capped_and_the_list_comes_in_pages(capped_hall: Gu
     async with capped_hall.client(fresh_address()) as client:
         made = []
         for number in range(CAP):
-            answer = await client.post("/api/rooms", json={"variant": "hk", "name": f"T{number}"})
+            answer = await client.post(
+                "/api/rooms", json={"variant": "hk", "name": f"T{number}", "public": True}
+            )
             assert answer.status_code == 201, answer.text
             made.append(answer.json()["room_id"])
+            INVITES[made[-1]] = answer.json()["invite"]
         full = await client.post("/api/rooms", json={"variant": "hk"})
         assert full.status_code == 503
         assert full.json()["error"]["code"] == "too_many_rooms"
@@ -62,8 +74,8 @@ async def test_open_rooms_are_capped_and_the_list_comes_in_pages(capped_hall: Gu
         too_big = await client.get("/api/rooms", params={"limit": 101})
         assert too_big.status_code == 422
 
-        await client.post(f"/api/rooms/{made[0]}/join", json={"name": "Ana"})
-        await client.post(f"/api/rooms/{made[0]}/bots")
+        await client.post(f"/api/rooms/{made[0]}/join", json=invited(made[0], name="Ana"))
+        await add_bots(client, made[0])
         playing = (await client.get("/api/rooms", params={"status": "playing"})).json()
         assert [room["room_id"] for room in playing["rooms"]] == [made[0]]
         both = (await client.get("/api/rooms", params={"status": "waiting,playing"})).json()
@@ -102,7 +114,7 @@ async def test_a_spectator_alone_does_not_keep_a_room_open(
     async with httpx.AsyncClient(base_url=live.http_url, timeout=10) as http:
         room_id = await create_room(http, "kaki3")
         assert await _close_code(live.ws_url(room_id), clock, 61) == CLOSE_ROOM_CLOSED
-        assert (await http.get(f"/api/rooms/{room_id}")).status_code == 404
+        assert (await get_room(http, room_id)).status_code == 404
 
 
 async def test_a_player_keeps_a_room_open_and_spectators_then_see_it_close(
@@ -118,10 +130,10 @@ async def test_a_player_keeps_a_room_open_and_spectators_then_see_it_close(
                 await asyncio.wait_for(watcher.recv(), 10)
                 await asyncio.to_thread(clock.advance_threadsafe, 3600)
                 await asyncio.sleep(0.2)
-                assert (await http.get(f"/api/rooms/{room_id}")).status_code == 200
+                assert (await get_room(http, room_id)).status_code == 200
         # The player left (the spectator too): now nothing keeps the room.
         for _ in range(100):
-            room = (await http.get(f"/api/rooms/{room_id}")).json()
+            room = await room_state(http, room_id)
             if not room["players"][0]["connected"] and room["spectators"] == 0:
                 break
             await asyncio.sleep(0.05)

@@ -11,7 +11,16 @@ import httpx
 from server.rooms.clock import ManualClock
 from server.rooms.settings import TableSettings
 from tests.api.deal_truth import logged_deals
-from tests.api.live_server import LiveServer, TableClient, create_room, join
+from tests.api.live_server import (
+    LiveServer,
+    TableClient,
+    add_bots,
+    create_room,
+    invited,
+    join,
+    room_results,
+    room_state,
+)
 
 
 async def test_turn_timeout_and_deal_limit_through_the_app(tmp_path: Path) -> None:
@@ -27,7 +36,7 @@ async def test_turn_timeout_and_deal_limit_through_the_app(tmp_path: Path) -> No
             ana = await join(http, room_id, "Ana")
             client = await TableClient.open(live.ws_url(room_id, ana["token"]))
             await client.receive()
-            await http.post(f"/api/rooms/{room_id}/bots")
+            await add_bots(http, room_id)
             state = await client.receive()
             assert state["me"] == "E" and state["legal"]
             assert state["turn_deadline"] == round((clock.now() + 40) * 1000)
@@ -58,7 +67,7 @@ async def test_turn_timeout_and_deal_limit_through_the_app(tmp_path: Path) -> No
                 if message["type"] == "result":
                     break
             assert message["outcome"] == "timeout" and message["winners"] == []
-            stored = (await http.get(f"/api/rooms/{room_id}/results")).json()
+            stored = await room_results(http, room_id)
             assert stored["deals"][0]["outcome"] == message["outcome"]
             await client.close()
     finally:
@@ -91,13 +100,13 @@ async def test_a_three_deal_kaki3_game_with_next_deal_then_finished(tmp_path: Pa
             for before, after in zip(deals, deals[1:], strict=False):
                 next_dealer = before["result"]["next_dealer"]
                 assert after["seat_players"]["E"] == before["seat_players"][next_dealer]
-            stored = (await http.get(f"/api/rooms/{room_id}/results")).json()
+            stored = await room_results(http, room_id)
             assert len(stored["deals"]) == 3
             assert sum(stored["scores"].values()) == 0
             assert stored["scores"] == finals[-1]["running_scores"]
-            room = (await http.get(f"/api/rooms/{room_id}")).json()
+            room = await room_state(http, room_id)
             assert room["status"] == "finished"
-            late = await http.post(f"/api/rooms/{room_id}/join", json={"name": "Late"})
+            late = await http.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Late"))
             assert late.status_code == 409 and late.json()["error"]["code"] == "room_closed"
             for client in clients:
                 await client.close()

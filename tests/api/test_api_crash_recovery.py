@@ -11,7 +11,15 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 
 from tests.api.deal_truth import check_messages_against_truth, logged_deals, true_states
-from tests.api.live_server import TableClient, free_port
+from tests.api.live_server import (
+    TableClient,
+    add_bots,
+    create_room,
+    free_port,
+    invited,
+    room_results,
+    room_state,
+)
 from tests.serve import ServerProcess, serve_command, server_environment
 
 
@@ -44,12 +52,14 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
     server = start_server(database, port, tmp_path / "first.log")
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-            room_id = (await http.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
-            ana = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
+            room_id = await create_room(http, "hk")
+            ana = (
+                await http.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Ana"))
+            ).json()
             client = await TableClient.open(
                 f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={ana['token']}"
             )
-            await http.post(f"/api/rooms/{room_id}/bots")
+            await add_bots(http, room_id)
             playing = asyncio.create_task(client.play_until_result(timeout=60))
             while logged_action_count(database) < 8:
                 assert not playing.done(), "the deal should still be running"
@@ -65,7 +75,7 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
     server = start_server(database, port, tmp_path / "second.log")
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-            room = (await http.get(f"/api/rooms/{room_id}")).json()
+            room = await room_state(http, room_id)
             assert room["status"] == "playing" and room["deal_no"] == 1
             again = await TableClient.open(
                 f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={ana['token']}"
@@ -78,7 +88,7 @@ async def test_sigkill_mid_deal_then_restart_finishes_the_same_deal(tmp_path: Pa
             assert after["seed"] == before["seed"]
             assert after["result"]["outcome"] == result["outcome"]
             check_messages_against_truth(again.messages, "E", true_states(after))
-            stored = (await http.get(f"/api/rooms/{room_id}/results")).json()
+            stored = await room_results(http, room_id)
             assert [d["outcome"] for d in stored["deals"]] == [result["outcome"]]
             await again.close()
     finally:

@@ -8,11 +8,19 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.live_server import LiveServer, create_room, join
+from tests.api.live_server import (
+    LiveServer,
+    add_bots,
+    create_room,
+    invited,
+    join,
+    room_results,
+    room_state,
+)
 
 
 async def test_create_join_and_fill_with_bots(http: httpx.AsyncClient) -> None:
-    room_id = await create_room(http, "hk", turn_seconds=40, deal_seconds=300)
+    room_id = await create_room(http, "hk", turn_seconds=40, deal_seconds=300, public=True)
     seated = await join(http, room_id, "Ana")
     assert seated["seat"] == "E" and seated["player_index"] == 0 and len(seated["token"]) >= 20
     second = await join(http, room_id, "Bo")
@@ -21,14 +29,14 @@ async def test_create_join_and_fill_with_bots(http: httpx.AsyncClient) -> None:
     assert [(r["room_id"], r["free_seats"]) for r in listed] == [(room_id, 2)]
     bots = await http.post(f"/api/rooms/{room_id}/bots", json={})  # as the browser sends it
     assert bots.status_code == 200 and bots.json()["bots"] == [2, 3]
-    room = (await http.get(f"/api/rooms/{room_id}")).json()
+    room = await room_state(http, room_id)
     assert room["status"] == "playing" and room["deal_no"] == 1
     assert [p["name"] for p in room["players"]][:2] == ["Ana", "Bo"]
     assert room["table"]["me"] is None and "hand" not in room["table"]
     assert all("hand" not in seat for seat in room["table"]["players"].values())
-    full = await http.post(f"/api/rooms/{room_id}/join", json={"name": "Cy"})
+    full = await http.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name="Cy"))
     assert full.status_code == 409 and full.json()["error"]["code"] == "room_full"
-    again = await http.post(f"/api/rooms/{room_id}/bots")
+    again = await add_bots(http, room_id)
     assert again.status_code == 409
 
 
@@ -69,17 +77,19 @@ async def test_malformed_json_unknown_rooms_and_names(http: httpx.AsyncClient) -
     assert missing_join.status_code == 404
     room_id = await create_room(http, "kaki3")
     await join(http, room_id, "Ana")
-    taken = await http.post(f"/api/rooms/{room_id}/join", json={"name": " ana "})
+    taken = await http.post(f"/api/rooms/{room_id}/join", json=invited(room_id, name=" ana "))
     assert taken.status_code == 409 and taken.json()["error"]["code"] == "name_taken"
     for bad_name in ("", "   ", "x" * 40, "tab\tname\x00"):
-        refused = await http.post(f"/api/rooms/{room_id}/join", json={"name": bad_name})
+        refused = await http.post(
+            f"/api/rooms/{room_id}/join", json=invited(room_id, name=bad_name)
+        )
         assert refused.status_code == 422, bad_name
 
 
 async def test_health_and_results_of_a_fresh_room(http: httpx.AsyncClient) -> None:
     assert (await http.get("/healthz")).json() == {"status": "ok"}
     room_id = await create_room(http, "kaki3")
-    results = (await http.get(f"/api/rooms/{room_id}/results")).json()
+    results = await room_results(http, room_id)
     assert results["deals"] == []
 
 

@@ -11,7 +11,12 @@ from pathlib import Path
 import httpx
 
 from server.rooms.settings import TableSettings
-from tests.api.live_server import LiveServer, create_room, join
+from tests.api.live_server import (
+    LiveServer,
+    create_room,
+    join,
+    room_state,
+)
 
 
 def silent_handshake(port: int, path: str) -> socket.socket:
@@ -41,7 +46,7 @@ async def test_a_silent_connection_is_noticed_and_its_seat_covered(tmp_path: Pat
             peer = silent_handshake(live.port, f"/ws/rooms/{room_id}?token={ana['token']}")
 
             async def ana_connected() -> bool:
-                room = (await http.get(f"/api/rooms/{room_id}")).json()
+                room = await room_state(http, room_id)
                 return bool(room["players"][0]["connected"])
 
             await asyncio.sleep(0.1)
@@ -52,7 +57,7 @@ async def test_a_silent_connection_is_noticed_and_its_seat_covered(tmp_path: Pat
                 if not await ana_connected():
                     break
             assert not await ana_connected()
-            room = (await http.get(f"/api/rooms/{room_id}")).json()
+            room = await room_state(http, room_id)
             assert room["players"][0]["bot_covered"]
             peer.close()
     finally:

@@ -12,7 +12,16 @@ from websockets.exceptions import ConnectionClosed
 
 from server.rooms.clock import ManualClock
 from tests.api.deal_truth import check_messages_against_truth, logged_deals, true_states
-from tests.api.live_server import LiveServer, TableClient, create_room, join
+from tests.api.live_server import (
+    LiveServer,
+    TableClient,
+    add_bots,
+    create_room,
+    get_room,
+    join,
+    room_results,
+    room_state,
+)
 
 SEATS = {"hk": ["E", "S", "W", "N"], "kaki3": ["E", "S", "W"]}
 
@@ -85,7 +94,7 @@ async def play_a_full_scripted_deal(
     for client, seat in zip(players, seats, strict=True):
         assert check_messages_against_truth(client.messages, seat, states) > 5
     assert check_messages_against_truth(spectator.messages, None, states) > 5
-    stored = (await http.get(f"/api/rooms/{room_id}/results")).json()
+    stored = await room_results(http, room_id)
     assert [d["outcome"] for d in stored["deals"]] == [result["outcome"]]
     for client in [*players, spectator]:
         await client.close()
@@ -100,7 +109,7 @@ async def test_one_human_client_and_bots_play_a_deal(
     human = await TableClient.open(live.ws_url(room_id, ana["token"]), "Ana")
     first = await human.receive()
     assert first["type"] == "state" and first["phase"] == "waiting" and first["legal"] == []
-    assert (await http.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+    assert (await add_bots(http, room_id)).status_code == 200
     result = await human.play_until_result(timeout=120)
     assert result["outcome"] in ("win", "draw")
     assert_consecutive(human)
@@ -112,7 +121,7 @@ async def test_one_human_client_and_bots_play_a_deal(
     accounted = logged_east + len(human.errors)
     assert human.actions_sent - 1 <= accounted <= human.actions_sent
     check_messages_against_truth(human.messages, "E", true_states(deal))
-    room = (await http.get(f"/api/rooms/{room_id}")).json()
+    room = await room_state(http, room_id)
     assert [p["is_bot"] for p in room["players"]] == [False] + [True] * (len(SEATS[variant]) - 1)
     await human.close()
 
@@ -239,7 +248,7 @@ async def test_hostile_messages_get_errors_and_change_nothing(
     await spectator.send({"type": "action", "action": {"type": "pass"}, "id": 7})
     answer = await spectator.receive()
     assert answer["code"] == "spectator" and answer["id"] == 7
-    room = (await http.get(f"/api/rooms/{room_id}")).json()
+    room = await room_state(http, room_id)
     assert room["status"] == "waiting" and len(room["players"]) == 1
 
 
@@ -270,4 +279,4 @@ async def test_a_giant_frame_closes_the_connection(
     with pytest.raises(ConnectionClosed) as closed:
         await client.receive()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    assert (await http.get(f"/api/rooms/{room_id}")).status_code == 200
+    assert (await get_room(http, room_id)).status_code == 200

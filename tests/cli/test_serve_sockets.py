@@ -11,6 +11,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from tests.api.live_server import add_bots, create_room, join
 from tests.live import free_port
 from tests.serve import ServerProcess, serve_command, server_environment
 
@@ -19,9 +20,9 @@ async def first_state(port: int) -> tuple[str | None, dict[str, object]]:
     """Join a fresh room with bots over a client offering permessage-deflate (as browsers
     do); the extension the server accepted, and the first `state`."""
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-        room_id = (await http.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
-        seat = (await http.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
-        assert (await http.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+        room_id = await create_room(http, "hk")
+        seat = await join(http, room_id, "Ana")
+        assert (await add_bots(http, room_id)).status_code == 200
     url = f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={seat['token']}"
     async with connect(url, compression="deflate") as player:
         state = json.loads(await asyncio.wait_for(player.recv(), 10))

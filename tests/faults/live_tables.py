@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from tests.api.live_server import TableClient, create_room, join
+from tests.api.live_server import TableClient, add_bots, create_room, join
 from tests.live import free_port
 from tests.serve import ServerProcess, serve_command, server_environment
 
@@ -80,7 +80,7 @@ class Tables:
                 client = await TableClient.open(
                     f"{ws}/ws/rooms/{room_id}?token={seated['token']}", f"Player {number}"
                 )
-                answer = await http.post(f"/api/rooms/{room_id}/bots")
+                answer = await add_bots(http, room_id)
                 assert answer.status_code == 200, answer.text
                 self.room_ids.append(room_id)
                 self.clients.append(client)

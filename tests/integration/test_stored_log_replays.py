@@ -49,7 +49,15 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 @pytest.fixture
 async def manager(store: Store) -> AsyncIterator[RoomManager]:
     rooms = RoomManager(
-        store, ManualClock(), TableSettings(bot_delay=0, next_deal_seconds=5, bot_level="baseline")
+        store,
+        ManualClock(),
+        TableSettings(
+            bot_delay=0,
+            next_deal_seconds=5,
+            bot_level="baseline",
+            # Bots-only deals, one after another, with nobody connected.
+            hold_deals_without_humans=False,
+        ),
     )
     yield rooms
     await rooms.shutdown()

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 
 from server.observability.logs import configure_logging
-from tests.api.live_server import TableClient
+from tests.api.live_server import TableClient, add_bots, create_room, join
 from tests.ops.live_hall import LiveHall
 from tests.ops.prometheus_text import parse, value
 
@@ -26,11 +26,9 @@ async def _scrape(client: httpx.AsyncClient) -> dict[tuple[str, frozenset[tuple[
 async def _seat_human_with_bots(
     client: httpx.AsyncClient, variant: str, **settings: int
 ) -> tuple[str, str]:
-    room_id = (await client.post("/api/rooms", json={"variant": variant, **settings})).json()[
-        "room_id"
-    ]
-    joined = (await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
-    assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+    room_id = await create_room(client, variant, **settings)
+    joined = await join(client, room_id, "Ana")
+    assert (await add_bots(client, room_id)).status_code == 200
     return room_id, joined["token"]
 
 

@@ -15,6 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.api.live_server import add_bots, create_room, join, room_state
 from tests.live import free_port
 from tests.serve import ServerProcess, serve_command, server_environment
 
@@ -49,9 +50,9 @@ async def test_sigterm_closes_tables_with_service_restart_and_keeps_the_deal(
     process = _serve(database_url, port, tmp_path / "first.log")
     try:
         async with httpx.AsyncClient(base_url=base) as client:
-            room_id = (await client.post("/api/rooms", json={"variant": "hk"})).json()["room_id"]
-            seat = (await client.post(f"/api/rooms/{room_id}/join", json={"name": "Ana"})).json()
-            assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+            room_id = await create_room(client, "hk")
+            seat = await join(client, room_id, "Ana")
+            assert (await add_bots(client, room_id)).status_code == 200
         socket_url = f"ws://127.0.0.1:{port}/ws/rooms/{room_id}?token={seat['token']}"
         async with connect(socket_url) as player:
             first = json.loads(await asyncio.wait_for(player.recv(), 10))
@@ -74,7 +75,7 @@ async def test_sigterm_closes_tables_with_service_restart_and_keeps_the_deal(
     again = _serve(database_url, port, tmp_path / "second.log")
     try:
         async with httpx.AsyncClient(base_url=base) as client:
-            room = (await client.get(f"/api/rooms/{room_id}")).json()
+            room = await room_state(client, room_id)
         assert room["status"] == "playing"
         assert room["table"] is not None and room["table"]["phase"] != "ended"
     finally:

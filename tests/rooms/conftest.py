@@ -60,8 +60,17 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 async def manager(store: Store, clock: ManualClock) -> AsyncIterator[RoomManager]:
+    # These tests watch bots-only tables play deal after deal (and reopen them), which a
+    # real server holds for want of a human (tests/rooms/test_deals_wait_for_humans.py).
     rooms = RoomManager(
-        store, clock, TableSettings(bot_delay=0, next_deal_seconds=5, bot_level="baseline")
+        store,
+        clock,
+        TableSettings(
+            bot_delay=0,
+            next_deal_seconds=5,
+            bot_level="baseline",
+            hold_deals_without_humans=False,
+        ),
     )
     yield rooms
     await rooms.shutdown()

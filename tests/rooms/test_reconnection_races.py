@@ -45,7 +45,12 @@ async def slow_bots(store: Store, clock: ManualClock) -> AsyncIterator[RoomManag
     rooms = RoomManager(
         store,
         clock,
-        TableSettings(bot_delay=BOT_DELAY, next_deal_seconds=3600, bot_level="baseline"),
+        TableSettings(
+            bot_delay=BOT_DELAY,
+            next_deal_seconds=3600,
+            bot_level="baseline",
+            hold_deals_without_humans=False,  # a deal may begin while the human is away
+        ),
     )
     yield rooms
     await rooms.shutdown()

@@ -20,9 +20,13 @@ class PlayLog:
     choices: list[str] = field(default_factory=list)
 
 
+# The invite link of every room `create_room_over_http` opened.
+INVITE_LINKS: dict[str, str] = {}
+
+
 def join_by_table_page(page: Page, base_url: str, room_id: str, name: str) -> None:
-    """Opens the table page of a room and joins it through the page's own form."""
-    page.goto(f"{base_url}/rooms/{room_id}")
+    """Opens the table page of a room by its invite link and joins through the page's form."""
+    page.goto(INVITE_LINKS.get(room_id, f"{base_url}/rooms/{room_id}"))
     page.get_by_test_id("join-name").fill(name)
     page.get_by_test_id("join-submit").click()
     page.locator("#table").wait_for(state="visible")
@@ -32,12 +36,21 @@ def create_room_over_http(base_url: str, **settings: object) -> str:
     """Creates a room with the public API (for tests about the table rather than the lobby)."""
     answer = httpx.post(f"{base_url}/api/rooms", json=settings, timeout=10)
     assert answer.status_code == 201, answer.text
-    return str(answer.json()["room_id"])
+    room_id = str(answer.json()["room_id"])
+    INVITE_LINKS[room_id] = str(answer.json()["url"])
+    return room_id
+
+
+def invite_of(room_id: str) -> str:
+    """The invite secret of a room `create_room_over_http` opened."""
+    return INVITE_LINKS[room_id].split("#invite=", 1)[1]
 
 
 def fill_with_bots_over_http(base_url: str, room_id: str) -> None:
     """Lets bots take every empty seat, which starts the first deal."""
-    answer = httpx.post(f"{base_url}/api/rooms/{room_id}/bots", json={}, timeout=10)
+    answer = httpx.post(
+        f"{base_url}/api/rooms/{room_id}/bots", json={"invite": invite_of(room_id)}, timeout=10
+    )
     assert answer.status_code == 200, answer.text
 
 

@@ -19,7 +19,12 @@ from server.engine.scoring.hk import HK_FAN, HK_LIMITS
 from server.engine.scoring.kaki3 import KAKI3_FAN, KAKI3_LIMITS
 from tests.web.catalogues import BROWSER_LOCALES, LANGUAGES, catalogue, english_leaks
 from tests.web.live_server import DESKTOP, PHONE, LiveServer, PageProblems, save_screenshot
-from tests.web.table_player import PlayLog, create_room_over_http, play_until_result
+from tests.web.table_player import (
+    INVITE_LINKS,
+    PlayLog,
+    create_room_over_http,
+    play_until_result,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +103,7 @@ def test_a_whole_deal_in_each_language_on_a_desktop_and_a_phone(
         page = context.new_page()
         problems.watch(page)
         room_id = create_room_over_http(live_server.url, variant=variant)
-        page.goto(f"{live_server.url}/rooms/{room_id}")
+        page.goto(INVITE_LINKS[room_id])
         assert_worded(page, language, "join form")
         page.get_by_test_id("join-name").fill("Ana")
         page.get_by_test_id("join-submit").click()
@@ -171,7 +176,7 @@ def test_a_reload_keeps_the_language_tile_set_and_sound_choices(
         page = context.new_page()
         problems.watch(page)
         room_id = create_room_over_http(live_server.url, variant="kaki3")
-        page.goto(f"{live_server.url}/rooms/{room_id}")
+        page.goto(INVITE_LINKS[room_id])
         expect(page.locator("html")).to_have_attribute("lang", "en-GB")
         with page.expect_navigation():
             page.get_by_test_id("language").select_option("ms")
@@ -210,7 +215,7 @@ def test_reduced_motion_turns_the_animations_off(
         try:
             page = context.new_page()
             problems.watch(page)
-            page.goto(f"{live_server.url}/rooms/{room_id}")
+            page.goto(INVITE_LINKS[room_id])
             expect(page.get_by_test_id("join-submit")).to_be_visible()
             animations[motion] = page.evaluate(
                 """() => ['call-bubble', 'river'].map((kind) => {

@@ -25,7 +25,8 @@ def crowded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveSer
     server.start()
     for number in range(TABLES):
         made = httpx.post(
-            f"{server.url}/api/rooms", json={"variant": "hk", "name": f"Table {number}"}
+            f"{server.url}/api/rooms",
+            json={"variant": "hk", "name": f"Table {number}", "public": True},
         )
         assert made.status_code == 201, made.text
     yield server
@@ -61,7 +62,8 @@ def test_the_lobby_asks_for_a_seat_before_bots(
     expect(page.get_by_test_id("invite-link")).not_to_have_value("")
     page.get_by_test_id("lobby-bots").click()
     expect(page.locator("#created-status")).to_contain_text("Join under your name first")
-    room_id = page.get_by_test_id("invite-link").input_value().rsplit("/", 1)[1]
-    room = httpx.get(f"{crowded_server.url}/api/rooms/{room_id}").json()
+    link, invite = page.get_by_test_id("invite-link").input_value().split("#invite=")
+    room_id = link.rsplit("/", 1)[1]
+    room = httpx.get(f"{crowded_server.url}/api/rooms/{room_id}", params={"invite": invite}).json()
     assert room["players"] == [] and room["status"] == "waiting"
     assert page_problems.messages == []

@@ -14,9 +14,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.web.live_server import LiveServer, PageProblems
 from tests.web.table_player import (
+    INVITE_LINKS,
     PlayLog,
     create_room_over_http,
     fill_with_bots_over_http,
+    invite_of,
     play_one_step,
 )
 
@@ -45,7 +47,11 @@ def audio(page: Page) -> dict[str, int]:
 def seated_at_a_table(browser: Browser, server: LiveServer) -> tuple[Page, PageProblems]:
     """A page that holds a seat (joined over HTTP, remembered as the page would) untouched."""
     room_id = create_room_over_http(server.url, variant="hk")
-    joined = httpx.post(f"{server.url}/api/rooms/{room_id}/join", json={"name": "Ana"}, timeout=10)
+    joined = httpx.post(
+        f"{server.url}/api/rooms/{room_id}/join",
+        json={"name": "Ana", "invite": invite_of(room_id)},
+        timeout=10,
+    )
     seat = {**joined.json(), "name": "Ana", "room_id": room_id, "joined_at": 1}
     context = browser.new_context()
     context.add_init_script(WATCH_AUDIO)
@@ -54,7 +60,7 @@ def seated_at_a_table(browser: Browser, server: LiveServer) -> tuple[Page, PageP
     page = context.new_page()
     problems = PageProblems()
     problems.watch(page)
-    page.goto(f"{server.url}/rooms/{room_id}")
+    page.goto(INVITE_LINKS[room_id])
     expect(page.get_by_test_id("fill-bots")).to_be_visible()
     fill_with_bots_over_http(server.url, room_id)
     return page, problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
@@ -29,14 +30,21 @@ def open_table_from_lobby(page: Page, server: LiveServer, variant: str, name: st
     """The lobby path a person takes: pick the table, open it, join, add bots, go to it."""
     page.goto(f"{server.url}/")
     page.get_by_test_id(f"variant-{variant}").check()
+    page.get_by_test_id("time-bank").fill("20")  # a house rule chosen in the lobby
     page.get_by_test_id("create-room").click()
     invite = page.get_by_test_id("invite-link")
-    expect(invite).to_have_value(re.compile(r"/rooms/[^/]+$"))
+    # The link carries the table's secret in its fragment (the table is unlisted).
+    expect(invite).to_have_value(re.compile(r"/rooms/[^/#]+#invite=[A-Za-z0-9_-]{32}$"))
     page.get_by_test_id("lobby-join-name").fill(name)
     page.get_by_test_id("lobby-join").click()
     expect(page.locator("#created-status")).to_contain_text("You sit at")
     expect(page.get_by_test_id("my-rooms")).to_contain_text(f"you: {name}")
     table_url = invite.input_value()
+    link, secret = table_url.split("#invite=")
+    room = httpx.get(
+        f"{server.url}/api/rooms/{link.rsplit('/', 1)[1]}", params={"invite": secret}, timeout=10
+    ).json()
+    assert room["rules"]["time_bank_seconds"] == 20 and room["public"] is False
     save_screenshot(page, f"{variant}-desktop-lobby")
     page.set_viewport_size(PHONE)
     save_screenshot(page, f"{variant}-phone-lobby")
@@ -45,7 +53,8 @@ def open_table_from_lobby(page: Page, server: LiveServer, variant: str, name: st
     page.set_viewport_size(DESKTOP)
     # Filling the seats takes the person to the table, which starts the game once seated.
     page.get_by_test_id("lobby-bots").click()
-    expect(page).to_have_url(table_url)
+    # The table page keeps the secret and takes it out of the address bar.
+    expect(page).to_have_url(table_url.split("#")[0])
 
 
 def check_result_panel(page: Page, variant: str) -> bool:

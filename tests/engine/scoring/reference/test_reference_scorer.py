@@ -54,7 +54,9 @@ def _golden_cases() -> list[Any]:
     cases = []
     for path in sorted(GOLDEN.glob("*.jsonl")) + sorted(FOUND.glob("*.jsonl")):
         for number, line in enumerate(path.read_text().splitlines(), 1):
-            if line.strip():
+            # The reference scores by the seeds' rules only: hands scored under house
+            # rules (an input with "rules") are the engine's own golden data.
+            if line.strip() and "rules" not in json.loads(line)["input"]:
                 cases.append(pytest.param(json.loads(line), id=f"{path.name}:{number}"))
     return cases
 

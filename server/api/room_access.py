@@ -1,0 +1,66 @@
+"""May this request see this room? The one answer for every route that shows a table.
+
+A public table may be seen by anyone. An unlisted one only by whoever presents its invite
+secret (`?invite=`), or the token of a human seated there (`?token=`, or
+`Authorization: Bearer <token>`). The replay pages of finished deals ask the same
+question with `may_see_room`, so a private table's history is as private as its play.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+from starlette.requests import HTTPConnection
+
+from server.rooms.manager import RoomManager
+from server.store import hash_token
+
+INVITE_REQUIRED = "this table is private: open it with its invite link"
+
+
+def presented_invite(connection: HTTPConnection) -> str | None:
+    """The invite secret the request carries in its query, if any."""
+    return connection.query_params.get("invite") or None
+
+
+def presented_token(connection: HTTPConnection) -> str | None:
+    """A player's token from `Authorization: Bearer ...`, else from `?token=`."""
+    header = connection.headers.get("authorization", "")
+    scheme, _, credential = header.partition(" ")
+    if scheme.lower() == "bearer" and credential.strip():
+        return credential.strip()
+    return connection.query_params.get("token") or None
+
+
+async def may_see_room(connection: HTTPConnection, room_id: str) -> bool:
+    """Whether the request may see room `room_id`, open or closed (False: no such room).
+
+    Open rooms answer from memory; others (finished, closed, or on a restarted server)
+    from the store. A removed player's token no longer counts: its hash is gone from both.
+    """
+    manager: RoomManager = connection.app.state.rooms
+    invite = presented_invite(connection)
+    token = presented_token(connection)
+    actor = manager.rooms.get(room_id)
+    if actor is not None:
+        if actor.access.may_enter(invite):
+            return True
+        return token is not None and actor.player_for_token(token) is not None
+    record = await manager.store.room_access(room_id)
+    if record is None:
+        return False
+    if record.public:
+        return True
+    if invite is not None and record.invite_hash == hash_token(invite):
+        return True
+    return token is not None and hash_token(token) in record.token_hashes
+
+
+def seated_player_index(request: Request, room_id: str) -> int | None:
+    """The player index of the open room's seated human whose token the request carries."""
+    manager: RoomManager = request.app.state.rooms
+    actor = manager.rooms.get(room_id)
+    token = presented_token(request)
+    if actor is None or token is None:
+        return None
+    player = actor.player_for_token(token)
+    return None if player is None else player.player_index
