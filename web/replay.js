@@ -4,6 +4,7 @@
 // ends the replay with its full breakdown. The server rebuilds the deal from its stored
 // seed and log and answers only once the deal is over (docs/learning.md).
 
+import { rememberedInvite, rememberedSeat } from "./api.js";
 import { element, replaceChildren } from "./dom.js";
 import { formatSigned, installLanguageMenu, t, translatePage } from "./i18n.js";
 import { actionLabel, outcomeTitle, patternName, paymentReason, windName } from "./labels.js";
@@ -135,7 +136,12 @@ function moments() {
 async function start() {
   translatePage();
   installLanguageMenu();
-  const answer = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/deals/${encodeURIComponent(dealNo)}`);
+  // A private table's deal needs what watching it needs: its invite, or a seat's token.
+  const seat = rememberedSeat(roomId);
+  const invite = rememberedInvite(roomId);
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  const headers = seat && seat.token ? { Authorization: `Bearer ${seat.token}` } : {};
+  const answer = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/deals/${encodeURIComponent(dealNo)}${query}`, { headers });
   if (!answer.ok) {
     byId("replay-error").hidden = false;
     byId("replay-error").textContent = t("replay.not_found");
@@ -144,7 +150,7 @@ async function start() {
   replay = await answer.json();
   byId("replay-controls").hidden = false;
   byId("replay-slider").max = String(replay.steps.length - 1);
-  byId("replay-export").href = replay.export;
+  byId("replay-export").href = replay.export + query;
   byId("replay-start").onclick = () => { stop(); show(0); };
   byId("replay-back").onclick = () => { stop(); show(index - 1); };
   byId("replay-forward").onclick = () => { stop(); show(index + 1); };

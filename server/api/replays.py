@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import select
 
 from server.api.http import ApiError, _client_file, manager_of
+from server.api.room_access import INVITE_REQUIRED, may_see_room
 from server.dashboard.deals import deal_breakdown
 from server.replays.review import export_document, replay_steps
 from server.store.schema import deals
@@ -27,11 +28,9 @@ from server.store.schema import deals
 router = APIRouter()
 
 
-async def finished_deal(request: Request, room_id: str, deal_no: int) -> dict[str, Any]:
-    """The room's `deal_no`-th deal as the dashboard reads it, plus its stored result;
-    404 unless it exists and has ended."""
-    store = manager_of(request).store
-    async with store.engine.connect() as conn:
+async def _ended_deal(request: Request, room_id: str, deal_no: int) -> Any:
+    """The stored row of the room's `deal_no`-th deal; 404 unless it exists and has ended."""
+    async with manager_of(request).store.engine.connect() as conn:
         rows = (
             await conn.execute(
                 select(deals.c.deal_id, deals.c.ended_at, deals.c.result)
@@ -39,9 +38,19 @@ async def finished_deal(request: Request, room_id: str, deal_no: int) -> dict[st
                 .order_by(deals.c.game_no, deals.c.deal_no)
             )
         ).all()
-        if not 1 <= deal_no <= len(rows) or rows[deal_no - 1].ended_at is None:
-            raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
-        row = rows[deal_no - 1]
+    if not 1 <= deal_no <= len(rows) or rows[deal_no - 1].ended_at is None:
+        raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
+    return rows[deal_no - 1]
+
+
+async def finished_deal(request: Request, room_id: str, deal_no: int) -> dict[str, Any]:
+    """The room's `deal_no`-th deal as the dashboard reads it, plus its stored result;
+    404 unless it exists and has ended, 403 at a private table without its invite or a
+    seated player's token (the same right watching it needs)."""
+    row = await _ended_deal(request, room_id, deal_no)
+    if not await may_see_room(request, room_id):
+        raise ApiError(403, "invite_required", INVITE_REQUIRED)
+    async with manager_of(request).store.engine.connect() as conn:
         deal = await deal_breakdown(conn, row.deal_id)
     if deal is None:
         raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
@@ -52,8 +61,10 @@ async def finished_deal(request: Request, room_id: str, deal_no: int) -> dict[st
 
 @router.get("/rooms/{room_id}/deals/{deal_no}", include_in_schema=False)
 async def replay_page(request: Request, room_id: str, deal_no: int) -> Response:
-    """The replay viewer; 404 for a deal that is unknown or still in play."""
-    await finished_deal(request, room_id, deal_no)
+    """The replay viewer; 404 for a deal that is unknown or still in play. The page holds
+    no deal: its script fetches the JSON below with the invite or token this browser
+    keeps, and that answer carries the access check."""
+    await _ended_deal(request, room_id, deal_no)
     return _client_file(request, "replay.html", page=True)
 
 

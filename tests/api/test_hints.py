@@ -12,7 +12,15 @@ import httpx
 
 from server.engine import Action
 from server.rooms.settings import RoomSettings
-from tests.api.live_server import LiveServer, TableClient, create_room, join
+from tests.api.live_server import (
+    LiveServer,
+    TableClient,
+    add_bots,
+    create_room,
+    get_room,
+    invited,
+    join,
+)
 
 
 async def first_decision(player: TableClient) -> dict[str, Any]:
@@ -26,11 +34,11 @@ async def test_hints_are_off_by_default_and_refused(
     live: LiveServer, http: httpx.AsyncClient
 ) -> None:
     room_id = await create_room(http, "hk", turn_seconds=600)
-    assert (await http.get(f"/api/rooms/{room_id}")).json()["hints"] is False
+    assert (await get_room(http, room_id)).json()["hints"] is False
     refused = await http.post("/api/rooms", json={"variant": "hk", "hints": "yes"})
     assert refused.status_code == 422
     seat = await join(http, room_id, "Ana")
-    await http.post(f"/api/rooms/{room_id}/bots")
+    await add_bots(http, room_id)
     player = await TableClient.open(live.ws_url(room_id, seat["token"]), "Ana")
     try:
         await first_decision(player)
@@ -47,7 +55,7 @@ async def test_a_hint_is_the_bots_move_and_is_recorded(
     live: LiveServer, http: httpx.AsyncClient
 ) -> None:
     room_id = await create_room(http, "kaki3", turn_seconds=600, hints=True)
-    assert (await http.get(f"/api/rooms/{room_id}")).json()["hints"] is True
+    assert (await get_room(http, room_id)).json()["hints"] is True
     # Stored with the room, so a restarted server reopens it with hints allowed.
     database = live.database_url.removeprefix("sqlite+aiosqlite:///")
     with sqlite3.connect(database) as db:
@@ -56,7 +64,7 @@ async def test_a_hint_is_the_bots_move_and_is_recorded(
         ).fetchone()
     assert RoomSettings.from_json(json.loads(stored)).hints is True
     seat = await join(http, room_id, "Ana")
-    await http.post(f"/api/rooms/{room_id}/bots")
+    await add_bots(http, room_id)
     player = await TableClient.open(live.ws_url(room_id, seat["token"]), "Ana")
     try:
         state = await first_decision(player)
@@ -74,7 +82,7 @@ async def test_a_hint_is_the_bots_move_and_is_recorded(
         assert result["hints"] == {state["me"]: 1}
     finally:
         await player.close()
-    replay = (await http.get(f"/api/rooms/{room_id}/deals/1")).json()
+    replay = (await http.get(f"/api/rooms/{room_id}/deals/1", params=invited(room_id))).json()
     assert replay["hints"] == {state["me"]: 1}
     hinted = [
         step for step in replay["steps"] if any(m["kind"] == "hint_used" for m in step["marks"])

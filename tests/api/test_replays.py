@@ -19,7 +19,15 @@ import httpx
 import pytest
 
 from server.rooms.settings import TableSettings
-from tests.api.live_server import LiveServer, TableClient, create_room, join
+from tests.api.live_server import (
+    LiveServer,
+    TableClient,
+    add_bots,
+    create_room,
+    get_room,
+    invited,
+    join,
+)
 
 REPLAY = Path(sys.executable).with_name("mahjong-hall")
 
@@ -30,7 +38,12 @@ def quick(tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(
         tmp_path / "hall.sqlite3",
         table_settings=TableSettings(
-            bot_delay=0, next_deal_seconds=0.05, join_grace_seconds=0, bot_level="baseline"
+            bot_delay=0,
+            next_deal_seconds=0.05,
+            join_grace_seconds=0,
+            bot_level="baseline",
+            # Its absent human never connects; the deals must still follow one another.
+            hold_deals_without_humans=False,
         ),
     ).start()
     yield server
@@ -42,9 +55,9 @@ async def finished_bot_deals(client: httpx.AsyncClient, variant: str, count: int
     # No table is filled with bots alone: a human sits first, and (never connecting) is
     # played by the seat's bot.
     await join(client, room_id, "Ana")
-    assert (await client.post(f"/api/rooms/{room_id}/bots")).status_code == 200
+    assert (await add_bots(client, room_id)).status_code == 200
     for _ in range(600):
-        results = (await client.get(f"/api/rooms/{room_id}/results")).json()
+        results = (await get_room(client, room_id, "/results")).json()
         if len(results["deals"]) >= count:
             return room_id
         await asyncio.sleep(0.05)
@@ -72,8 +85,15 @@ async def test_finished_deals_replay_and_export_to_the_stored_result(
     async with httpx.AsyncClient(base_url=quick.http_url, timeout=20) as client:
         room_id = await finished_bot_deals(client, variant, 2)
         for deal_no in (1, 2):
-            replay = (await client.get(f"/api/rooms/{room_id}/deals/{deal_no}")).json()
-            export = await client.get(replay["export"])
+            path = f"/api/rooms/{room_id}/deals/{deal_no}"
+            # A private table's deal needs what watching it needs: a stranger is refused.
+            for refused_path in (path, f"{path}/export"):
+                refused = await client.get(refused_path)
+                assert refused.status_code == 403, refused_path
+                assert refused.json()["error"]["code"] == "invite_required"
+                assert "hand" not in refused.text and "seed" not in refused.text
+            replay = (await client.get(path, params=invited(room_id))).json()
+            export = await client.get(replay["export"], params=invited(room_id))
             assert export.status_code == 200
             assert "attachment" in export.headers["content-disposition"]
             document = export.json()
@@ -99,7 +119,7 @@ async def test_a_deal_in_play_is_never_viewable(live: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=live.http_url, timeout=20) as client:
         room_id = await create_room(client, "kaki3", turn_seconds=600)
         seat = await join(client, room_id, "Ana")
-        await client.post(f"/api/rooms/{room_id}/bots")
+        await add_bots(client, room_id)
         player = await TableClient.open(live.ws_url(room_id, seat["token"]), "Ana")
         try:
             state = await player.receive()
@@ -110,7 +130,7 @@ async def test_a_deal_in_play_is_never_viewable(live: LiveServer) -> None:
                 f"/api/rooms/{room_id}/deals/1",
                 f"/api/rooms/{room_id}/deals/1/export",
             ):
-                answer = await client.get(path)
+                answer = await client.get(path, params=invited(room_id))
                 assert answer.status_code == 404, path
                 assert "hand" not in answer.text and "seed" not in answer.text
         finally:
