@@ -10,6 +10,7 @@ from __future__ import annotations
 from server.bots.evaluation import evaluate_hand
 from server.bots.own_turn import KONG_BONUS, best_discard, without
 from server.bots.seat_view import SeatView
+from server.bots.slips import EASY, misses_claim
 from server.engine.actions import Action
 from server.engine.melds import Meld
 from server.engine.tiles import FEI, Tile
@@ -70,13 +71,15 @@ def decide_claim(view: SeatView, legal: list[Action], level: str) -> Action:
     claims = [a for a in legal if a.type in ("chow", "pong", "kong")]
     if not claims:
         return passing if passing is not None else legal[0]
+    if level == EASY and passing is not None and misses_claim(view):
+        return passing
     now = evaluate_hand(view.concealed, view.melds, view.bonus, view, level).value
     best, best_value = passing, now
     for action in claims:
         value = claim_value(view, action, level)
         if value is None:
             continue
-        margin = 0.0 if level == "baseline" else CLAIM_MARGIN[action.type]
+        margin = 0.0 if level in ("baseline", EASY) else CLAIM_MARGIN[action.type]
         if value - margin > best_value:
             best, best_value = action, value - margin
     return best if best is not None else claims[0]

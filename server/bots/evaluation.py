@@ -15,8 +15,10 @@ from functools import lru_cache
 from server.bots.efficiency import hand_shanten, useful_tiles
 from server.bots.plans import hand_plans
 from server.bots.seat_view import SeatView
+from server.bots.slips import EASY
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.scoring import score_hand
 from server.engine.scoring.types import WinFlags, WinningHand
 from server.engine.tiles import Tile
@@ -27,6 +29,8 @@ SHORTFALL_COST = 1.6
 FAN_WEIGHT = 0.04
 # Useful unseen tiles break ties between hands the same number of steps from ready.
 USEFUL_WEIGHT = 0.01
+# Levels that judge a hand by tile efficiency alone (no plans, no fan).
+EFFICIENCY_ONLY = ("baseline", EASY)
 # Useful-tile counts rarely pass this; hands further than this behind skip the count.
 USEFUL_SPAN = 0.5
 # A ready hand none of whose waits can win is treated as this far from ready.
@@ -45,10 +49,10 @@ class HandValue:
 
 
 @lru_cache(maxsize=50_000)
-def _win_fan(hand: WinningHand) -> int:
-    """Fan of a winning hand if it meets the minimum, else 0."""
+def _win_fan(hand: WinningHand, rules: TableRules) -> int:
+    """Fan of a winning hand if it meets the table's minimum, else 0."""
     try:
-        result = score_hand(hand)
+        result = score_hand(hand, rules)
     except EngineError:
         return 0
     return result.fan if result.valid else 0
@@ -82,7 +86,7 @@ def winning_waits(
                 round_wind=view.round_seat,
                 flags=WinFlags(self_drawn=self_drawn),
             )
-            fan = _win_fan(hand)
+            fan = _win_fan(hand, view.rules)
             if fan:
                 copies += unseen * weight
                 best_fan = max(best_fan, fan)
@@ -105,11 +109,11 @@ def evaluate_hand(
     """
     variant = view.variant
     steps = hand_shanten(tiles, variant)
-    if count_useful or (steps == 0 and level != "baseline"):
+    if count_useful or (steps == 0 and level not in EFFICIENCY_ONLY):
         useful, kinds = useful_tiles(tiles, variant, view.unseen, steps)
     else:
         useful, kinds = 0, []
-    if level == "baseline":
+    if level in EFFICIENCY_ONLY:
         return HandValue(-steps + USEFUL_WEIGHT * useful, steps, useful, "efficiency", 0.0)
     if steps == 0:
         winners, fan = winning_waits(tiles, melds, bonus, kinds, view)

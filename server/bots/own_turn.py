@@ -12,6 +12,7 @@ from dataclasses import replace
 from server.bots.evaluation import USEFUL_SPAN, HandValue, evaluate_hand
 from server.bots.safety import caution, tile_danger
 from server.bots.seat_view import SeatView
+from server.bots.slips import EASY, slipped_discard
 from server.engine.actions import Action
 from server.engine.melds import Meld
 from server.engine.tiles import FEI, Tile
@@ -35,7 +36,7 @@ def without(tiles: tuple[Tile, ...], removed: list[Tile] | tuple[Tile, ...]) -> 
 
 def discard_score(hand: HandValue, tile: Tile, view: SeatView, level: str) -> float:
     """A discard's worth: the hand it leaves, less the danger of the tile (full bot only)."""
-    if level == "baseline":
+    if level in ("baseline", EASY):
         return hand.value
     return hand.value - caution(hand.steps) * tile_danger(tile, view)
 
@@ -73,6 +74,10 @@ def best_discard(
         if best is None or score > best[1]:
             best = (action, score, hand)
     assert best is not None
+    if level == EASY:
+        slip = slipped_discard(view, [(action, score) for action, _, score in first], best[0])
+        if slip != best[0]:
+            return slip, best[1], best[2]
     return best
 
 
@@ -123,6 +128,9 @@ def decide_turn(view: SeatView, legal: list[Action], level: str) -> Action:
     if not discards:
         return legal[0]
     choice, score, kept = best_discard(view, view.concealed, view.melds, discards, level)
+    if level == EASY:
+        # A new player throws and moves on: no kongs declared, no Fei sunk.
+        return choice
     for action in legal:
         if action.type in ("concealed_kong", "added_kong"):
             value = _kong_value(view, action, level)
@@ -130,7 +138,7 @@ def decide_turn(view: SeatView, legal: list[Action], level: str) -> Action:
                 choice, score = action, value
     sink = next((a for a in legal if a.type == "sink"), None)
     # Sinking gives up the No Bonus Tiles limit, so a seat with no bonus tile keeps its Fei.
-    if sink is not None and level != "baseline" and view.bonus:
+    if sink is not None and level == "full" and view.bonus:
         value = _sink_value(view, kept, level)
         if value is not None and value > score:
             choice, score = sink, value

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile, is_bonus
-from server.engine.variants import get_variant
 
 
 @dataclass(frozen=True)
@@ -54,13 +54,15 @@ class SeatView:
     last_discard: tuple[str, Tile] | None
     opponents: tuple[OpponentView, ...]
     unseen: dict[Tile, int]
+    # The table's house rules, given beside the view (the view itself does not carry them).
+    rules: TableRules
     # Scratch space for one decision: hand readings already worked out (see evaluation).
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def min_fan(self) -> int:
-        """The table's fan minimum (its `Variant`'s)."""
-        return get_variant(self.variant).min_fan
+        """The table's fan minimum under its house rules (seed: 3 Hong Kong, 5 3 Kaki)."""
+        return self.rules.min_fan
 
     def unseen_count(self, tile: Tile) -> int:
         """Copies of `tile` this seat has not seen (0 for a kind that is all out)."""
@@ -102,8 +104,10 @@ def _unseen_counts(variant: str, seen: Counter[Tile]) -> dict[Tile, int]:
     return unseen
 
 
-def read_view(view: dict[str, Any]) -> SeatView:
-    """Read a seat's `view` into a `SeatView`. Raises `ValueError` for a spectator's view."""
+def read_view(view: dict[str, Any], rules: TableRules | None = None) -> SeatView:
+    """Read a seat's `view` into a `SeatView`, at a table playing `rules` (the seed's
+    rules of the view's variant when None). Raises `ValueError` for a spectator's view or
+    rules of another table."""
     me = view.get("me")
     if me is None:
         raise ValueError("a bot needs a seat's view, not a spectator's")
@@ -144,4 +148,13 @@ def read_view(view: dict[str, Any]) -> SeatView:
         last_discard=(last["seat"], last["tile"]) if last else None,
         opponents=opponents,
         unseen=_unseen_counts(view["variant"], seen),
+        rules=_rules_for(view["variant"], rules),
     )
+
+
+def _rules_for(variant: str, rules: TableRules | None) -> TableRules:
+    if rules is None:
+        return TableRules.default(variant)
+    if rules.variant != variant:
+        raise ValueError(f"rules of the {rules.variant} table given for a {variant} view")
+    return rules

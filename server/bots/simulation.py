@@ -14,6 +14,7 @@ from typing import Any
 
 from server.bots import LEVELS, choose_action
 from server.engine import DealSettings, apply, legal_actions, new_deal, pending_seats, view
+from server.engine.rules import TableRules
 from server.engine.variants import get_variant
 
 # No real deal comes near this many decisions; reaching it means something loops.
@@ -123,6 +124,7 @@ def play_deal(
     level_of_seat: dict[str, str],
     timings: list[float],
     cpu_timings: list[float] | None = None,
+    rules: TableRules | None = None,
 ) -> dict[str, Any]:
     """Play one bots-only deal to its end; returns the engine's result object.
 
@@ -130,7 +132,7 @@ def play_deal(
     `cpu_timings` when given. Raises `RuntimeError` if the deal does not end within
     `MAX_DECISIONS_PER_DEAL` decisions.
     """
-    state = new_deal(DealSettings(variant=variant), seed)
+    state = new_deal(DealSettings(variant=variant, rules=rules), seed)
     for _ in range(MAX_DECISIONS_PER_DEAL):
         if state.is_over:
             assert state.result is not None
@@ -139,7 +141,7 @@ def play_deal(
         legal = legal_actions(state, seat)
         seat_view = view(state, seat)
         started, started_cpu = time.perf_counter(), time.thread_time()
-        action = choose_action(seat_view, legal, level_of_seat[seat])
+        action = choose_action(seat_view, legal, level_of_seat[seat], rules)
         timings.append(time.perf_counter() - started)
         if cpu_timings is not None:
             cpu_timings.append(time.thread_time() - started_cpu)
@@ -147,7 +149,13 @@ def play_deal(
     raise RuntimeError(f"deal {seed!r} did not end within {MAX_DECISIONS_PER_DEAL} decisions")
 
 
-def simulate(variant: str, deals: int, seed: int, levels: list[str]) -> SimulationTally:
+def simulate(
+    variant: str,
+    deals: int,
+    seed: int,
+    levels: list[str],
+    rules: TableRules | None = None,
+) -> SimulationTally:
     """Play `deals` deals; player i sits at seat (i + deal) mod seats in deal number `deal`."""
     seats = get_variant(variant).seats
     if len(levels) != len(seats):
@@ -163,6 +171,7 @@ def simulate(variant: str, deals: int, seed: int, levels: list[str]) -> Simulati
             level_of_seat,
             tally.decision_seconds,
             tally.decision_cpu_seconds,
+            rules,
         )
         tally.deals += 1
         outcome = result["outcome"]
@@ -179,3 +188,32 @@ def simulate(variant: str, deals: int, seed: int, levels: list[str]) -> Simulati
             tally.players[player_at[seat]].net_points += int(points)
     tally.elapsed = time.perf_counter() - started
     return tally
+
+
+def mixed_levels(variant: str) -> list[str]:
+    """One player of each level, weakest first; a fourth Hong Kong seat is a baseline.
+
+    The baseline is the yardstick of docs/bots.md, so the extra seat changes the others'
+    opposition least.
+    """
+    seats = get_variant(variant).player_count
+    return [LEVELS[index] if index < len(LEVELS) else "baseline" for index in range(seats)]
+
+
+def level_strength(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each level's win share and net points per player per deal, strongest first."""
+    deals = max(1, summary["deals"])
+    wins = max(1, summary["wins"])
+    rows = []
+    for level, entry in summary["levels"].items():
+        players = entry["players"]
+        rows.append(
+            {
+                "level": level,
+                "players": players,
+                "win_share_per_player": round(entry["wins"] / wins / players, 4),
+                "net_points_per_player_deal": round(entry["net_points"] / players / deals, 4),
+            }
+        )
+    rows.sort(key=lambda row: (row["net_points_per_player_deal"], row["win_share_per_player"]))
+    return rows[::-1]

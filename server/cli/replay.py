@@ -4,7 +4,9 @@ The input is one JSON object (CONTRACTS.md §5)::
 
     {"variant": "kaki3", "hands": {"E": "...", "S": "...", "W": "..."},
      "wall": "...", "actions": [{"seat": "E", "type": "discard", "tile": "2z"}, ...],
-     "round_wind": "E"}
+     "round_wind": "E", "rules": {"min_fan": 3}}
+
+``"rules"`` is optional: the table's house rules (docs/cli.md); omitted, the seed's.
 
 Decisions only: when a claim window (or a window to rob an added kong) is open and the next
 action is not a decision on it, every seat still deciding passes first. The end of the list
@@ -33,6 +35,7 @@ from server.engine import (
     pending_seats,
     view,
 )
+from server.engine.rules import TableRules
 
 USAGE_ERROR = 2
 
@@ -136,9 +139,12 @@ def _deal(document: dict[str, Any]) -> DealState:
     if not isinstance(wall_text, str):
         raise ReplayInputError("'wall' must be a string of tiles")
     try:
+        rules_json = document.get("rules")
+        rules = None if rules_json is None else TableRules.from_json(rules_json, variant)
         hands = {seat: parse_tiles(tiles) for seat, tiles in hands_text.items()}
         wall = parse_tiles(wall_text)
-        return deal_from_wall(DealSettings(variant=variant, round_wind=round_wind), hands, wall)
+        settings = DealSettings(variant=variant, round_wind=round_wind, rules=rules)
+        return deal_from_wall(settings, hands, wall)
     except EngineError as error:
         raise ReplayInputError(str(error)) from error
 

@@ -1,5 +1,8 @@
 """`mahjong-hall score`: score one hand read as JSON on standard input (CONTRACTS.md §1).
 
+The object may carry an optional ``"rules"`` object, the table's house rules
+(docs/cli.md); omitted, the seed's rules of the table apply.
+
 Bad input (not JSON, unknown tiles, impossible counts, a malformed set) exits with status
 2 and a one-line error on standard error, never a traceback.
 """
@@ -13,6 +16,7 @@ from typing import Any
 
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.scoring import score_hand
 from server.engine.scoring.types import WinFlags, WinningHand
 from server.engine.tiles import parse_tile, parse_tiles
@@ -42,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         obj = json.loads(sys.stdin.read())
         hand = hand_from_json(obj)
-        result = score_hand(hand)
+        result = score_hand(hand, rules_from_json(obj))
     except json.JSONDecodeError as error:
         return _fail(f"input is not JSON: {error.msg} at line {error.lineno} column {error.colno}")
     except (EngineError, ScoreInputError) as error:
@@ -94,6 +98,18 @@ def hand_from_json(obj: Any) -> WinningHand:
         bonus=_tiles(obj.get("bonus") or "", "bonus"),
         flags=_flags_from_json(obj.get("win") or {}),
     )
+
+
+def rules_from_json(obj: Any) -> TableRules | None:
+    """The input's ``"rules"`` object as `TableRules`, or None when it has none.
+
+    Raises `RulesError` (an `EngineError`) naming the field for a rule the table does
+    not offer.
+    """
+    if not isinstance(obj, dict) or obj.get("rules") is None:
+        return None
+    variant = obj.get("variant")
+    return TableRules.from_json(obj["rules"], variant if isinstance(variant, str) else None)
 
 
 def _meld_from_json(obj: Any, index: int) -> Meld:

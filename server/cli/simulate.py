@@ -2,8 +2,14 @@
 
     mahjong-hall simulate --variant kaki3 --deals 1000 --seed 7 --levels full,baseline,baseline --json
 
+    mahjong-hall simulate --variant hk --deals 1000 --compare-levels
+
 Prints one JSON object (CONTRACTS.md §3) with `--json`, a short readable report without.
-The same arguments always give the same deals and results (timings aside).
+`--compare-levels` seats one bot of each level (easy, baseline, full; a second baseline at
+Hong Kong's fourth seat) and adds a strength ordering (``"strength"``): each level's win
+share and net points per player and deal, strongest first. `--rules` takes the table's
+house rules as a JSON object (docs/cli.md). The same arguments always give the same deals
+and results (timings aside).
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ import argparse
 import json
 import sys
 
-from server.bots.simulation import parse_levels, simulate
+from server.bots.simulation import level_strength, mixed_levels, parse_levels, simulate
+from server.engine.errors import EngineError
+from server.engine.rules import TableRules
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +34,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="bot level per player, comma-separated (e.g. full,baseline,baseline); "
         "one name for every seat; default full everywhere. Players rotate seats each deal.",
     )
+    parser.add_argument(
+        "--compare-levels",
+        action="store_true",
+        help="one bot of each level at the table; print their strength ordering",
+    )
+    parser.add_argument(
+        "--rules", default=None, help="house rules as a JSON object, e.g. '{\"min_fan\": 1}'"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -34,12 +50,31 @@ def run(args: argparse.Namespace) -> int:
     if args.deals < 0:
         print("error: --deals must be zero or more", file=sys.stderr)
         return 2
+    if args.compare_levels and args.levels:
+        print("error: --compare-levels chooses the levels; leave out --levels", file=sys.stderr)
+        return 2
     try:
-        levels = parse_levels(args.levels, args.variant)
-    except ValueError as error:
+        levels = (
+            mixed_levels(args.variant)
+            if args.compare_levels
+            else parse_levels(args.levels, args.variant)
+        )
+        rules = (
+            None
+            if args.rules is None
+            else TableRules.from_json(json.loads(args.rules), args.variant)
+        )
+    except json.JSONDecodeError as error:
+        print(f"error: --rules is not JSON: {error.msg}", file=sys.stderr)
+        return 2
+    except (ValueError, EngineError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    summary = simulate(args.variant, args.deals, args.seed, levels).summary()
+    summary = simulate(args.variant, args.deals, args.seed, levels, rules).summary()
+    if args.compare_levels:
+        summary["strength"] = level_strength(summary)
+    if rules is not None:
+        summary["rules"] = rules.to_json()
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -53,6 +88,13 @@ def run(args: argparse.Namespace) -> int:
             f"  player {player['player']} ({player['level']}): {player['wins']} wins, "
             f"net {player['net_points']} points"
         )
+    if "strength" in summary:
+        print("strength, strongest first:")
+        for rank, row in enumerate(summary["strength"], 1):
+            print(
+                f"  {rank}. {row['level']}: win share {row['win_share_per_player']:.1%} "
+                f"per player, net {row['net_points_per_player_deal']:+.2f} points per deal"
+            )
     print(
         f"{summary['deals_per_second']} deals/s; decision p50 {summary['decision_ms_p50']} ms, "
         f"p99 {summary['decision_ms_p99']} ms"

@@ -28,8 +28,8 @@ def score_win(
     """The score of `seat` winning with `concealed` (winning tile included), if it is a win.
 
     The shape check runs first so the full scoring runs only for complete hands (callers
-    filter with `deal_filters` before this). A win must also reach the table's minimum fan
-    (`ScoreResult.valid`).
+    filter with `deal_filters` before this). A win must also reach the minimum fan of the
+    table's house rules (`ScoreResult.valid`).
     """
     if not is_complete(concealed, state.variant.name):
         return None
@@ -44,7 +44,7 @@ def score_win(
         round_wind=state.settings.round_wind,
         flags=flags,
     )
-    result: ScoreResult = score_hand(hand)
+    result: ScoreResult = score_hand(hand, state.settings.rules)
     return (result, hand) if result.valid else None
 
 
@@ -89,13 +89,14 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
     """End the deal with these winners: settle, record the result, choose the next dealer."""
     variant = state.variant
     settlement: list[Payment] = []
+    winner_seats = [winner.seat for winner in winners]
     for winner in winners:
         win = Win(winner.seat, winner.score.points, winner.shooter, _liable_seat(state, winner))
         if variant.name == "kaki3":
             settlement += kaki3_win_payments(variant, win)
             settlement += _kaki3_after_win_payments(state, winner.seat)
         else:
-            settlement += hk_win_payments(variant, win)
+            settlement += hk_win_payments(variant, win, state.settings.rules, winner_seats)
         events.append(
             {
                 "type": "win",
@@ -109,7 +110,6 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
     for paid in settlement:
         state.payments.append(paid)
         events.append({"type": "payment", **paid, "visible_to": None})
-    winner_seats = [winner.seat for winner in winners]
     if variant.winner_deals_next:
         next_dealer = winner_seats[0]
     else:

@@ -15,6 +15,7 @@ from typing import Any
 from server.engine.actions import Action
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.tiles import ALL_TILE_KINDS, SEATS, Tile
 from server.engine.variants import Variant, get_variant
 
@@ -39,19 +40,35 @@ def in_tile_order(tiles: Iterable[Tile]) -> list[Tile]:
 
 @dataclass(frozen=True)
 class DealSettings:
-    """The table settings of one deal."""
+    """The table settings of one deal.
+
+    `rules` are the table's house rules (minimum fan, cap, points, who pays a win); None
+    means the seed's rules of the variant. `table_rules` is always the rules in force.
+    """
 
     variant: str
     round_wind: str = "E"
+    rules: TableRules | None = None
 
     def __post_init__(self) -> None:
         get_variant(self.variant)
+        if self.rules is not None and not isinstance(self.rules, TableRules):
+            raise EngineError(f"rules must be TableRules, got {type(self.rules).__name__}")
+        if self.rules is not None and self.rules.variant != self.variant:
+            raise EngineError(
+                f"rules of the {self.rules.variant} table given to a {self.variant} deal"
+            )
         if self.round_wind not in SEATS:
             raise EngineError(
                 f"unknown round wind {self.round_wind!r}; expected one of {list(SEATS)}"
             )
         if self.variant == "kaki3" and self.round_wind != "E":
             raise EngineError("3 Kaki is always played in the East round")
+
+    @property
+    def table_rules(self) -> TableRules:
+        """The house rules in force: `rules`, or the seed's rules of the variant."""
+        return self.rules if self.rules is not None else TableRules.default(self.variant)
 
 
 @dataclass(slots=True)

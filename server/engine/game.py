@@ -22,6 +22,7 @@ from typing import Any
 from server.engine.deal import new_deal
 from server.engine.deal_state import DealSettings, DealState
 from server.engine.errors import EngineError
+from server.engine.rules import TableRules
 from server.engine.tiles import SEATS
 from server.engine.variants import get_variant
 
@@ -36,11 +37,19 @@ class Game:
     """Deal after deal: which player sits where, the round wind, and the running scores."""
 
     def __init__(
-        self, variant: str, seed: int | str, rounds: int = 1, max_deals: int | None = None
+        self,
+        variant: str,
+        seed: int | str,
+        rounds: int = 1,
+        max_deals: int | None = None,
+        rules: TableRules | None = None,
     ) -> None:
         if not isinstance(rounds, int) or not 1 <= rounds <= 4:
             raise EngineError(f"a game has 1 to 4 rounds, not {rounds!r}")
         self.variant = get_variant(variant)
+        if rules is not None and rules.variant != variant:
+            raise EngineError(f"rules of the {rules.variant} table given to a {variant} game")
+        self.rules = rules
         self.seed = seed
         self.rounds = rounds
         self.max_deals = max_deals
@@ -75,7 +84,7 @@ class Game:
 
     def settings(self) -> DealSettings:
         """The coming deal's settings."""
-        return DealSettings(self.variant.name, self.round_wind)
+        return DealSettings(self.variant.name, self.round_wind, self.rules)
 
     def current_seed(self) -> int:
         """The coming deal's seed."""

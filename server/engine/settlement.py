@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from server.engine.deal_state import Payment
+from server.engine.rules import EVERYONE_FULL, TableRules
 from server.engine.variants import Variant
 
 WIN = "win"
@@ -71,8 +72,26 @@ class Win:
     liable: str | None = None
 
 
-def hk_win_payments(variant: Variant, win: Win) -> list[Payment]:
-    """Hong Kong: the shooter pays the value; on a self-draw each other player pays it."""
+def hk_win_payments(
+    variant: Variant,
+    win: Win,
+    rules: TableRules | None = None,
+    winners: Sequence[str] = (),
+) -> list[Payment]:
+    """Hong Kong: the shooter pays the value; on a self-draw each other player pays it.
+
+    Under the house rule ``win_payment="everyone_full"`` every other player pays the
+    value on a discard win too, the shooter listed first, except the other `winners` of
+    the same discard: winners never pay each other.
+    """
+    everyone = rules is not None and rules.win_payment == EVERYONE_FULL
+    if win.shooter is not None and everyone:
+        others = [
+            seat
+            for seat in variant.seats
+            if seat not in (win.seat, win.shooter) and seat not in winners
+        ]
+        return [payment(loser, win.seat, win.points, WIN) for loser in [win.shooter, *others]]
     if win.shooter is not None:
         return [payment(win.shooter, win.seat, win.points, WIN)]
     return [

@@ -103,6 +103,11 @@ def test_malformed_input_exits_2(text: str, fragment: str) -> None:
         ({"hands": {**HANDS, "E": HANDS["E"] + " 9x"}}, "'x'"),
         ({"hands": {**HANDS, "N": "1p"}}, "seats"),
         ({"hands": {"E": HANDS["E"], "S": HANDS["S"]}}, "seats"),
+        ({"rules": {"fan_cap": 13}}, "rules.fan_cap: 13 is not offered at the kaki3 table"),
+        ({"rules": {"min_fan": "5"}}, "rules.min_fan"),
+        ({"rules": {"variant": "hk"}}, "rules.variant"),
+        ({"rules": {"limit": 8}}, "rules.limit: unknown field"),
+        ({"rules": "house"}, "rules: expected an object"),
     ],
 )
 def test_bad_deal_fields_exit_2_saying_which(changes: dict[str, Any], fragment: str) -> None:

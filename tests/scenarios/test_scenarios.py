@@ -34,7 +34,7 @@ def load(path: Path) -> dict[str, Any]:
 
 def replay_input(scenario: dict[str, Any]) -> str:
     """The scenario as `mahjong-hall replay` reads it: the keys the test reads are left out."""
-    keys = ("variant", "round_wind", "hands", "wall", "actions")
+    keys = ("variant", "rules", "round_wind", "hands", "wall", "actions")
     return json.dumps({key: scenario[key] for key in keys if key in scenario})
 
 

@@ -1,5 +1,8 @@
 """Scoring a winning hand at either table: `score_hand`, `win_points` and the table limits.
 
+Both take the table's house rules (`TableRules`: minimum fan, cap, points schedule);
+omitted, the seed's rules of the hand's table apply.
+
 The hand's value is its best reading: every decomposition of the concealed tiles, every
 choice of what each Fei stands for, and at Hong Kong the special shapes. Readings are
 compared by capped fan, then a limit hand before an added-up one, then raw fan.
@@ -14,6 +17,7 @@ from functools import lru_cache
 from server.engine.errors import HandError
 from server.engine.hand_shanten import is_thirteen_orphans_counts
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.scoring.hk import (
     HK_LIMITS,
     hk_seven_pairs_tally,
@@ -41,7 +45,6 @@ from server.engine.scoring.types import (
     WinningHand,
 )
 from server.engine.scoring.validate import normalise_meld, validate_hand
-from server.engine.variants import VARIANTS
 
 __all__ = [
     "FAN_CAP",
@@ -50,6 +53,7 @@ __all__ = [
     "Pattern",
     "ReadingSet",
     "ScoreResult",
+    "TableRules",
     "WinFlags",
     "WinningHand",
     "normalise_meld",
@@ -57,44 +61,53 @@ __all__ = [
     "win_points",
 ]
 
-MIN_FAN = {name: variant.min_fan for name, variant in VARIANTS.items()}
-FAN_CAP = {name: variant.fan_cap for name, variant in VARIANTS.items()}
+_SEED_RULES = {variant: TableRules.default(variant) for variant in ("hk", "kaki3")}
+# The seed's limits, kept for callers that read them; the rules in force are TableRules.
+MIN_FAN = {variant: rules.min_fan for variant, rules in _SEED_RULES.items()}
+FAN_CAP = {variant: rules.fan_cap for variant, rules in _SEED_RULES.items()}
 
-_HK_POINTS = {3: 8, 4: 16, 5: 24, 6: 32, 7: 48, 8: 64}
-_KAKI3_POINTS = {5: 8, 6: 10, 7: 12, 8: 14, 9: 16, 10: 24}
-_POINTS = {"hk": _HK_POINTS, "kaki3": _KAKI3_POINTS}
 _LIMIT_ORDER = {"hk": HK_LIMITS, "kaki3": KAKI3_LIMITS}
 
 
-def win_points(variant: str, fan: int, limit: bool) -> int:
+def win_points(variant: str, fan: int, limit: bool, rules: TableRules | None = None) -> int:
     """The win value by fan: 0 below the table's minimum, the cap's value at or above it."""
-    if variant not in _POINTS:
+    return _rules_for(variant, rules).win_points(fan, limit)
+
+
+def _rules_for(variant: str, rules: TableRules | None) -> TableRules:
+    if variant not in _SEED_RULES:
         raise HandError(f"unknown variant {variant!r}; expected 'hk' or 'kaki3'")
-    cap = FAN_CAP[variant]
-    if limit or fan >= cap:
-        return _POINTS[variant][cap]
-    return _POINTS[variant].get(fan, 0)
+    if rules is None:
+        return _SEED_RULES[variant]
+    if rules.variant != variant:
+        raise HandError(f"rules of the {rules.variant} table cannot score a {variant} hand")
+    return rules
 
 
-def score_hand(hand: WinningHand) -> ScoreResult:
-    """Score `hand` at its table.
+def score_hand(hand: WinningHand, rules: TableRules | None = None) -> ScoreResult:
+    """Score `hand` at its table, under `rules` (the seed's rules when omitted).
 
-    Raises `HandError` for impossible input (see `validate.validate_hand`). A hand that
-    does not win comes back with ``valid=False``, a `reason` and ``points=0``; its `fan` is
-    the best complete reading's, or 0 when the tiles make no winning shape.
+    Raises `HandError` for impossible input (see `validate.validate_hand`) and for rules
+    of another table. A hand that does not win comes back with ``valid=False``, a
+    `reason` and ``points=0``; its `fan` is the best complete reading's, or 0 when the
+    tiles make no winning shape.
     """
     # Bots score the same candidate hands again and again; hands and results are frozen,
     # so results are memoised. A hand built with lists instead of tuples cannot be a memo
     # key (the memo raises TypeError before scoring) and is scored directly.
+    table_rules = _rules_for(hand.variant, rules) if rules is not None else None
+    if table_rules is not None and table_rules.is_default:
+        table_rules = None  # one memo entry per hand for the seed's rules
     try:
-        return _score_memo(hand)
+        return _score_memo(hand, table_rules)
     except TypeError:
-        return _score(hand)
+        return _score(hand, table_rules)
 
 
-def _score(hand: WinningHand) -> ScoreResult:
+def _score(hand: WinningHand, table_rules: TableRules | None) -> ScoreResult:
     melds, counts, fei = validate_hand(hand)
     variant = hand.variant
+    rules = table_rules if table_rules is not None else _SEED_RULES[variant]
     expected = 14 - 3 * len(melds)
     if len(hand.concealed) != expected:
         return _not_winning(
@@ -106,25 +119,25 @@ def _score(hand: WinningHand) -> ScoreResult:
     best: Tally | None = None
     best_shape: Reading | str = ""
     best_key = (-1, False, -1, -1)
+    cap = rules.fan_cap
     for tally, shape in _tallies(hand, melds, counts, fei):
-        key = _rank(tally, variant)
+        key = _rank(tally, cap)
         if key > best_key:
             best, best_shape, best_key = tally, shape, key
     if best is None:
         return _not_winning(0, (), "the tiles do not form a winning hand")
     sets = _layout(best_shape, hand, counts, fei)
-    cap = FAN_CAP[variant]
     if best.limits:
         order = _LIMIT_ORDER[variant]
         limits = sorted(set(best.limits), key=order.index)
         patterns = tuple(Pattern(limit, cap) for limit in limits)
-        return ScoreResult(True, cap, True, patterns, win_points(variant, cap, True), None, sets)
+        return ScoreResult(True, cap, True, patterns, rules.win_points(cap, True), None, sets)
     fan = min(best.fan, cap)
-    if fan < MIN_FAN[variant]:
+    if fan < rules.min_fan:
         return _not_winning(
-            fan, best.patterns, f"{fan} fan; the {variant} table needs {MIN_FAN[variant]}", sets
+            fan, best.patterns, f"{fan} fan; the {variant} table needs {rules.min_fan}", sets
         )
-    return ScoreResult(True, fan, False, best.patterns, win_points(variant, fan, False), None, sets)
+    return ScoreResult(True, fan, False, best.patterns, rules.win_points(fan, False), None, sets)
 
 
 _score_memo = lru_cache(maxsize=20_000)(_score)
@@ -152,8 +165,7 @@ def _layout(
     return standard_layout(shape, counts, fei, hand.winning_tile)
 
 
-def _rank(tally: Tally, variant: str) -> tuple[int, bool, int, int]:
-    cap = FAN_CAP[variant]
+def _rank(tally: Tally, cap: int) -> tuple[int, bool, int, int]:
     if tally.limits:
         return (cap, True, tally.fan, len(tally.limits))
     return (min(tally.fan, cap), False, tally.fan, 0)

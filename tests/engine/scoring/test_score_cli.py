@@ -144,6 +144,10 @@ BAD_INPUTS = [
     ),
     (json.dumps(dict(CONTRACT_EXAMPLE, variant="mahjong")), "variant"),
     (json.dumps(dict(CONTRACT_EXAMPLE, win={"self_drawn": "yes"})), "self_drawn"),
+    (json.dumps(dict(CONTRACT_EXAMPLE, rules={"min_fan": 4})), "rules.min_fan: 4 is not offered"),
+    (json.dumps(dict(CONTRACT_EXAMPLE, rules={"points": "double"})), "rules.points"),
+    (json.dumps(dict(CONTRACT_EXAMPLE, rules={"variant": "kaki3"})), "rules.variant"),
+    (json.dumps(dict(CONTRACT_EXAMPLE, rules=[3])), "rules: expected an object"),
 ]
 
 
@@ -208,3 +212,12 @@ def test_a_tile_list_with_a_bad_tile_exits_2(monkeypatch, capsys):
     hand = dict(CONTRACT_EXAMPLE, concealed=["1m", "2m", "3x"])
     status, _, err = run_in_process(monkeypatch, capsys, json.dumps(hand))
     assert status == 2 and "3x" in err
+
+
+def test_the_command_scores_under_the_rules_object():
+    completed = _command(json.dumps(dict(CONTRACT_EXAMPLE, rules={"points": "half"})))
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    assert (result["fan"], result["points"]) == (3, 4)
+    seed = json.loads(_command(json.dumps(dict(CONTRACT_EXAMPLE, rules=None))).stdout)
+    assert seed["points"] == 8

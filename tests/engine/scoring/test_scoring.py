@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from server.engine.errors import EngineError, HandError
 from server.engine.melds import Meld
+from server.engine.rules import FAN_CAP_CHOICES, MIN_FAN_CHOICES, POINTS_CHOICES, TableRules
 from server.engine.scoring import FAN_CAP, MIN_FAN, score_hand, win_points
 from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
 from server.engine.scoring.shape import NO_HONOUR_PATTERNS, HonourPatterns, honour_patterns
@@ -213,9 +214,10 @@ def test_more_bonus_tiles_never_lower_a_kaki3_hand(data):
     assert richer.fan >= plain.fan
 
 
-def _reference_best(winning_hand: WinningHand) -> tuple[int, bool]:
+def _reference_best(winning_hand: WinningHand, cap: int | None = None) -> tuple[int, bool]:
     """A slow, plain scorer: every decomposition from `hand.decompositions`, every tile for
-    a two-Fei eye, no merging of readings. Returns (fan after the cap, limit)."""
+    a two-Fei eye, no merging of readings. Returns (fan after the cap, limit); the cap is
+    the seed's unless given."""
     from server.engine.hand import decompositions
     from server.engine.scoring.hk import hk_standard_tally
     from server.engine.scoring.kaki3 import kaki3_fixed_tally, kaki3_shape_tally
@@ -245,7 +247,7 @@ def _reference_best(winning_hand: WinningHand) -> tuple[int, bool]:
                 shape = kaki3_shape_tally(reading, winning_hand)
                 fixed = kaki3_fixed_tally(winning_hand, winning_hand.melds)
                 tally = type(shape).of(shape.patterns + fixed.patterns, shape.limits + fixed.limits)
-            cap = FAN_CAP[variant]
+            cap = FAN_CAP[variant] if cap is None else cap
             candidate = (cap, True) if tally.limits else (min(tally.fan, cap), False)
             best = max(best, candidate)
     return best
@@ -260,13 +262,25 @@ def test_score_hand_matches_a_plain_reference_scorer(data, variant):
     bonus = ("2n",) if variant == "kaki3" else ()
     flags = WinFlags(self_drawn=data.draw(st.booleans()))
     winning_hand = WinningHand(variant, seat, tuple(tiles), winning, bonus=bonus, flags=flags)
-    result = score_hand(winning_hand)
-    fan, limit = _reference_best(winning_hand)
+    # Half the examples under house rules drawn from every choice the table offers.
+    rules = None
+    if data.draw(st.booleans()):
+        rules = TableRules(
+            variant,
+            data.draw(st.sampled_from(MIN_FAN_CHOICES[variant])),
+            data.draw(st.sampled_from(FAN_CAP_CHOICES[variant])),
+            data.draw(st.sampled_from(POINTS_CHOICES[variant])),
+        )
+    result = score_hand(winning_hand, rules)
+    fan, limit = _reference_best(winning_hand, None if rules is None else rules.fan_cap)
     if variant == "hk" and not limit:
         # Seven pairs and thirteen orphans are readings the reference does not try.
         assert result.fan >= fan
     else:
         assert (result.fan, result.limit) == (fan, limit)
+    in_force = rules if rules is not None else TableRules.default(variant)
+    assert result.valid == (result.limit or result.fan >= in_force.min_fan)
+    assert result.points == (in_force.win_points(result.fan, result.limit) if result.valid else 0)
 
 
 def test_a_hand_built_with_lists_is_scored_too():
