@@ -45,7 +45,6 @@ from server.engine.scoring.types import (
     WinningHand,
 )
 from server.engine.scoring.validate import normalise_meld, validate_hand
-from server.engine.variants import VARIANTS
 
 __all__ = [
     "FAN_CAP",
