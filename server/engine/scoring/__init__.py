@@ -61,10 +61,10 @@ __all__ = [
     "win_points",
 ]
 
-_SEED_RULES = {variant: TableRules.default(variant) for variant in VARIANTS}
+_SEED_RULES = {variant: TableRules.default(variant) for variant in ("hk", "kaki3")}
 # The seed's limits, kept for callers that read them; the rules in force are TableRules.
-MIN_FAN = {name: variant.min_fan for name, variant in VARIANTS.items()}
-FAN_CAP = {name: variant.fan_cap for name, variant in VARIANTS.items()}
+MIN_FAN = {variant: rules.min_fan for variant, rules in _SEED_RULES.items()}
+FAN_CAP = {variant: rules.fan_cap for variant, rules in _SEED_RULES.items()}
 
 _LIMIT_ORDER = {"hk": HK_LIMITS, "kaki3": KAKI3_LIMITS}
 
