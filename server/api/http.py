@@ -264,7 +264,7 @@ def web_directory(request: Request) -> Path:
     return settings.web_directory if settings is not None else default_web_directory()
 
 
-def _client_file(
+def client_file(
     request: Request, relative: str, *, page: bool = False, versioned: bool = False
 ) -> Response:
     # Compression and caching live in static_files.py; this only maps a miss to a 404.
@@ -279,22 +279,22 @@ def _client_file(
 @router.get("/", include_in_schema=False)
 async def lobby_page(request: Request) -> Response:
     """The lobby (web/index.html)."""
-    return _client_file(request, "index.html", page=True)
+    return client_file(request, "index.html", page=True)
 
 
 @router.get("/rooms/{room_id}", include_in_schema=False, name="table_page")
 async def table_page(request: Request, room_id: str) -> Response:
     """The table page (web/table.html); the page reads the room id from its URL."""
-    return _client_file(request, "table.html", page=True)
+    return client_file(request, "table.html", page=True)
 
 
 @router.get("/static/v/{version}/{path:path}", include_in_schema=False)
 async def versioned_static_file(request: Request, version: str, path: str) -> Response:
     """A file of the browser client under a version of the whole client (cached for good)."""
-    return _client_file(request, path, versioned=True)
+    return client_file(request, path, versioned=True)
 
 
 @router.get("/static/{path:path}", include_in_schema=False)
 async def static_file(request: Request, path: str) -> Response:
     """A file of the browser client (revalidated by ETag)."""
-    return _client_file(request, path)
+    return client_file(request, path)

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import select
 
-from server.api.http import ApiError, _client_file, manager_of
+from server.api.http import ApiError, client_file, manager_of
 from server.api.room_access import INVITE_REQUIRED, may_see_room
 from server.dashboard.deals import deal_breakdown
 from server.replays.review import export_document, replay_steps
@@ -65,7 +65,7 @@ async def replay_page(request: Request, room_id: str, deal_no: int) -> Response:
     no deal: its script fetches the JSON below with the invite or token this browser
     keeps, and that answer carries the access check."""
     await _ended_deal(request, room_id, deal_no)
-    return _client_file(request, "replay.html", page=True)
+    return client_file(request, "replay.html", page=True)
 
 
 @router.get("/api/rooms/{room_id}/deals/{deal_no}")
