@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from server.engine.hand import shanten, waits
 from server.engine.melds import PONG, Meld
-from server.engine.scoring import MIN_FAN, score_hand
+from server.engine.rules import TableRules
+from server.engine.scoring import score_hand
 from server.engine.scoring.types import ScoreResult, WinFlags, WinningHand
 from server.engine.tiles import FEI, Tile, sort_key
 from server.engine.variants import get_variant
@@ -76,6 +77,8 @@ class OwnTiles:
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     bonus: tuple[Tile, ...]
+    # The table's house rules: its minimum, cap and points decide what a wait is worth.
+    rules: TableRules
 
 
 def win_value(result: ScoreResult, minimum: int) -> WinValue:
@@ -101,7 +104,7 @@ def score_with(own: OwnTiles, tile: Tile, flags: WinFlags) -> WinValue:
         round_wind=own.round_wind,
         flags=flags,
     )
-    return win_value(score_hand(hand), MIN_FAN[own.variant])
+    return win_value(score_hand(hand, own.rules), own.rules.min_fan)
 
 
 @lru_cache(maxsize=20_000)
@@ -150,21 +153,22 @@ def ready_discards(
     for tile in sorted(set(own.concealed) - {FEI} - set(banned), key=sort_key):
         rest = list(own.concealed)
         rest.remove(tile)
-        kept = OwnTiles(own.variant, own.seat, own.round_wind, tuple(rest), own.melds, own.bonus)
+        kept = _with_concealed(own, tuple(rest))
         found = wait_tiles(kept)
         if found:
             options.append((tile, found))
     return tuple(options)
 
 
-def analyse(seat_view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The analysis of the viewing seat's hand (docs/learning.md); None for a spectator or
-    a deal that is over."""
+def analyse(seat_view: Mapping[str, Any], rules: TableRules | None = None) -> dict[str, Any] | None:
+    """The analysis of the viewing seat's hand (docs/learning.md) under the table's house
+    `rules` (None: the seed's); None for a spectator or a deal that is over."""
     seat = seat_view.get("me")
     if seat is None or seat_view.get("phase") == "ended" or "hand" not in seat_view:
         return None
     variant = str(seat_view["variant"])
-    minimum = MIN_FAN[variant]
+    table_rules = rules if rules is not None else TableRules.default(variant)
+    minimum = table_rules.min_fan
     mine = seat_view["players"][seat]
     concealed = list(seat_view["hand"])
     drawn = seat_view.get("drawn_tile")
@@ -177,6 +181,7 @@ def analyse(seat_view: Mapping[str, Any]) -> dict[str, Any] | None:
         concealed=tuple(sorted(concealed, key=sort_key)),
         melds=tuple(meld_from_json(meld) for meld in mine["melds"]),
         bonus=tuple(mine["bonus"]),
+        rules=table_rules,
     )
     unseen = UnseenCounts(seat_view, variant)
     analysis: dict[str, Any] = {
@@ -224,9 +229,7 @@ def sink_analysis(
     hand as held now offers no win that reaches it.
     """
     rest = _with_concealed(own, tuple(_without(own.concealed, FEI)))
-    sunk = OwnTiles(
-        rest.variant, rest.seat, rest.round_wind, rest.concealed, rest.melds, (*rest.bonus, FEI)
-    )
+    sunk = replace(rest, bonus=(*rest.bonus, FEI))
     found = hand_waits(sunk, _SINK_REPLACEMENT, on_discard=False)
     lifted = any(wait.on_self_draw is not None and wait.on_self_draw.reaches_min for wait in found)
     return {
@@ -378,7 +381,7 @@ def _short_json(tile: Tile, way: str, value: WinValue, minimum: int) -> dict[str
 
 
 def _with_concealed(own: OwnTiles, concealed: tuple[Tile, ...]) -> OwnTiles:
-    return OwnTiles(own.variant, own.seat, own.round_wind, concealed, own.melds, own.bonus)
+    return replace(own, concealed=concealed)
 
 
 def _without(tiles: Iterable[Tile], tile: Tile) -> list[Tile]:

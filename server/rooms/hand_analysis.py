@@ -44,7 +44,7 @@ def analysis_text(
         (kept_own, kept_table), text = previous
         if _same(kept_own, own) and (kept_table is None or _same(kept_table, _table(state))):
             return text
-    analysis = analyse(view(state, seat))
+    analysis = analyse(view(state, seat), state.settings.table_rules)
     quiet = analysis is None or (analysis["steps"] > 0 and analysis["sink"] is None)
     text = f'"analysis":{encode(analysis)}'
     kept[key] = ((own, None if quiet else _table(state)), text)

@@ -82,7 +82,8 @@ def check_messages_against_truth(
         if seat is None:
             assert "analysis" not in message
         else:
-            assert message["analysis"] == analyse(truths[truths.index(part)])
+            at = truths.index(part)
+            assert message["analysis"] == analyse(truths[at], states[at].settings.table_rules)
         for other, public in part["players"].items():
             assert set(public) <= PUBLIC_SEAT_FIELDS, f"seat {other} shows more than public fields"
         if seat is None:

@@ -11,6 +11,7 @@ import pytest
 from server.engine import Action, DealSettings, apply, deal_from_wall, legal_actions, view
 from server.engine.analysis import analyse
 from server.engine.deal_state import DealState
+from server.engine.rules import TableRules
 from server.engine.variants import get_variant
 from server.engine.wall import shuffled_deal
 
@@ -57,6 +58,24 @@ def test_a_discard_that_completes_the_shape_below_the_minimum_is_short(fixed: An
         "patterns": [{"id": "full_flush", "fan": 3}],
     }
     assert all(action.type != "win" for action in legal_actions(state, "S"))
+
+
+def test_the_analysis_follows_the_tables_house_rules(fixed: Any) -> None:
+    # The same 3-fan wait at a 3 Kaki table whose house minimum is 3: it wins, and pays
+    # the house schedule's 3-fan value.
+    rules = TableRules.from_json({"min_fan": 3}, "kaki3")
+    state = fixed.deal("kaki3", SHORT_SOUTH, front="5z 4p", back="9p")
+    state = fixed.play(state, "E", "discard", tile="1z")
+    state = fixed.play(state, "S", "discard", tile="5z")
+    state = fixed.play(state, "W", "discard", tile="4p")
+    analysis = analyse(view(state, "S"), rules)
+    assert analysis is not None and analysis["min_fan"] == 3
+    waits = {wait["tile"]: wait for wait in analysis["waits"]}
+    assert waits["4p"]["discard"]["fan"] == 3 and waits["4p"]["discard"]["reaches_min"]
+    assert waits["4p"]["discard"]["points"] > 0
+    assert analysis["short"] is None
+    # The seed's rules are what no rules mean.
+    assert analyse(view(state, "S")) == analyse(view(state, "S"), TableRules.default("kaki3"))
 
 
 def test_a_draw_that_completes_the_shape_short_and_a_sink_that_lifts_it(fixed: Any) -> None:

@@ -17,6 +17,7 @@ import pytest
 
 from server.engine.analysis import OwnTiles, hand_waits, win_value
 from server.engine.melds import Meld
+from server.engine.rules import TableRules
 from server.engine.scoring import MIN_FAN, score_hand
 from server.engine.scoring.types import WinFlags, WinningHand
 
@@ -69,6 +70,7 @@ def random_ready_hand(rng: random.Random, variant: str) -> OwnTiles | None:
         concealed=tuple(sorted(concealed)),
         melds=tuple(melds),
         bonus=bonus,
+        rules=TableRules.default(variant),
     )
 
 
