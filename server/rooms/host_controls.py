@@ -263,16 +263,7 @@ class HostControls(RoomSeats):
         self.resume_votes.clear()
         deal = self.deal
         if deal is not None and not deal.ended:
-            deal.deadline += paused
-            self._schedule(deal.deadline, cmd.DealTimeout(deal.deal_id))
-            turns: dict[str, tuple[float, int]] = {}
-            for seat, (deadline, _) in deal.turns.items():
-                token = next(self._tokens)  # fresh: timers armed before the pause are stale
-                turns[seat] = (deadline + paused, token)
-                self._turn_timers[token] = self._schedule(
-                    deadline + paused, cmd.TurnTimeout(seat, token)
-                )
-            deal.turns = turns
+            self._shift_clocks(paused)
         elif deal is not None and self.next_deal_at is not None:
             self.next_deal_at += paused
             self._schedule(self.next_deal_at, cmd.NextDealDue(deal.deal_no))

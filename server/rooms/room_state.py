@@ -190,6 +190,24 @@ class RoomState:
             self._turn_timers.pop(token)()
         deal.turns = turns
 
+    def _shift_clocks(self, paused: float) -> None:
+        """After a pause (the host's, or a store outage) of `paused` seconds: every clock of
+        the deal in play gets back the time it had left, under fresh tokens, so a timer or
+        bot move armed before the pause is superseded."""
+        deal = self.deal
+        if deal is None or deal.ended:
+            return
+        deal.deadline += paused
+        self._schedule(deal.deadline, cmd.DealTimeout(deal.deal_id))
+        turns: dict[str, tuple[float, int]] = {}
+        for seat, (deadline, _) in deal.turns.items():
+            token = next(self._tokens)
+            turns[seat] = (deadline + paused, token)
+            self._turn_timers[token] = self._schedule(
+                deadline + paused, cmd.TurnTimeout(seat, token)
+            )
+        deal.turns = turns
+
     def _hand_covered_turns_to_bots(self) -> None:
         deal = self.deal
         if deal is None or deal.ended:

@@ -213,19 +213,7 @@ class StoreOutage(RoomState):
         self.store_down_since = None
         self._outage_rounds = 0
         log.warning("room %s: the store is back after %.1f s", self.room_id, paused)
-        deal = self.deal
-        if deal is not None and not deal.ended:
-            deal.deadline += paused
-            self._schedule(deal.deadline, cmd.DealTimeout(deal.deal_id))
-            # Fresh tokens: a timer or bot move armed before the outage is now superseded.
-            turns: dict[str, tuple[float, int]] = {}
-            for seat, (deadline, _) in deal.turns.items():
-                token = next(self._tokens)
-                turns[seat] = (deadline + paused, token)
-                self._turn_timers[token] = self._schedule(
-                    deadline + paused, cmd.TurnTimeout(seat, token)
-                )
-            deal.turns = turns
+        self._shift_clocks(paused)
         self._send_all(notice_message("store_restored", STORE_BACK_TEXT))
         for command in self._deferred:
             self.tell(command)
