@@ -172,10 +172,18 @@ def _first_headers(scope: Any) -> dict[bytes, str]:
 async def _answer(
     send: Any, status: int, code: str, message: str, extra: list[tuple[bytes, bytes]]
 ) -> None:
+    await _send_error(send, "http.response", status, code, message, extra)
+
+
+async def _send_error(
+    send: Any, kind: str, status: int, code: str, message: str, extra: list[tuple[bytes, bytes]]
+) -> None:
+    """The JSON error body as an ASGI answer: `kind` is `http.response` for a request,
+    `websocket.http.response` for a refused handshake."""
     body = error_body(code, message)
     await send(
         {
-            "type": "http.response.start",
+            "type": f"{kind}.start",
             "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
@@ -184,7 +192,7 @@ async def _answer(
             ],
         }
     )
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{kind}.body", "body": body})
 
 
 async def _deny_socket(
@@ -195,15 +203,4 @@ async def _deny_socket(
     if "websocket.http.response" not in (scope.get("extensions") or {}):
         await send({"type": "websocket.close", "code": 1008, "reason": code})
         return
-    body = error_body(code, message)
-    await send(
-        {
-            "type": "websocket.http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "websocket.http.response.body", "body": body})
+    await _send_error(send, "websocket.http.response", status, code, message, [])
