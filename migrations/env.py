@@ -1,13 +1,15 @@
 """Alembic environment: runs migrations through the async drivers (aiosqlite, asyncpg).
 
 `server.store.migrating` builds the configuration in code; the `alembic` command uses
-`alembic.ini`. Either way the URL comes from the configuration, else `DATABASE_URL`, else
-the default SQLite file.
+`alembic.ini`. Either way the URL comes from the configuration, else the settings'
+`DATABASE_URL` (this file is the `alembic` command's entry point, so it builds the
+settings from the environment itself), else the default SQLite file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from logging.config import fileConfig
 
 from alembic import context
@@ -15,6 +17,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
+from server.settings import Settings
 from server.store.database import resolve_database_url
 from server.store.schema import metadata
 
@@ -22,7 +25,9 @@ config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):
     fileConfig(config.config_file_name)
 
-database_url = resolve_database_url(config.get_main_option("sqlalchemy.url") or None)
+database_url = resolve_database_url(
+    config.get_main_option("sqlalchemy.url") or Settings.from_environ(os.environ).database_url
+)
 
 
 def run_migrations_offline() -> None:

@@ -54,7 +54,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own_store = store is None
-        the_store = await open_store(database_url) if store is None else store
+        the_store = (
+            await open_store(database_url, the_settings.sqlite_synchronous)
+            if store is None
+            else store
+        )
         manager = RoomManager(the_store, the_clock, the_table_settings, the_registry)
         manager.set_caps(the_limits.open_rooms, the_limits.spectators_per_room)
         app.state.store = the_store

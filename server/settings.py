@@ -1,10 +1,11 @@
 """Every setting of a server, read from the environment in one place, once.
 
-`mahjong-hall serve` builds `Settings.from_environ` from its environment first thing (a
-malformed value stops it with one line naming the variable) and passes the object down:
-to the app, the rooms, the sockets, the logs and the collector. No other module reads the
-environment for the server, so a setting cannot be read twice, differently, or per
-request. `docs/operations.md`, "Settings", lists each variable (a test keeps that list
+Each command that needs a setting (`mahjong-hall serve`, `mahjong-hall migrate`, the
+container's healthcheck, Alembic's `migrations/env.py`) builds `Settings.from_environ`
+from its environment first thing (a malformed value stops it with one line naming the
+variable) and passes the object down: to the app, the store, the rooms, the sockets, the
+logs and the collector. No other module reads the environment, so a setting cannot be
+read twice, differently, or per request (a test checks every `os.environ` in `server/`). `docs/operations.md`, "Settings", lists each variable (a test keeps that list
 and `ENVIRONMENT_NAMES` equal).
 """
 
@@ -17,6 +18,7 @@ from pathlib import Path
 from server.api.limits import LimitSettings
 from server.observability.collector import CollectorSettings
 from server.rooms.settings import TableSettings
+from server.store.database import SQLITE_SYNCHRONOUS
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -48,9 +50,8 @@ _OWN_NAMES = (
     "MAHJONG_NEXT_DEAL_SECONDS",
     "MAHJONG_IDLE_CLOSE_SECONDS",
     "MAHJONG_BOT_LEVEL",
+    "MAHJONG_SQLITE_SYNCHRONOUS",
 )
-# Read by the store itself, which every command opens (`migrate` too), not only `serve`.
-STORE_NAMES = ("MAHJONG_SQLITE_SYNCHRONOUS",)
 LIMIT_NAMES = (
     "MAHJONG_ALLOWED_HOSTS",
     "MAHJONG_ALLOWED_ORIGINS",
@@ -69,7 +70,7 @@ COLLECTOR_NAMES = (
     "MAHJONG_GC_FULL_GROWTH",
     "MAHJONG_GC_LOG_MS",
 )
-ENVIRONMENT_NAMES = (*_OWN_NAMES, *STORE_NAMES, *LIMIT_NAMES, *COLLECTOR_NAMES)
+ENVIRONMENT_NAMES = (*_OWN_NAMES, *LIMIT_NAMES, *COLLECTOR_NAMES)
 
 
 def default_web_directory() -> Path:
@@ -92,6 +93,7 @@ class Settings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     database_url: str | None = None  # None: the store's default SQLite file
+    sqlite_synchronous: str = "NORMAL"  # SQLite's `synchronous` level (docs/persistence.md)
     admin_token: str | None = None  # None: the dashboard is open
     web_directory: Path = field(default_factory=default_web_directory)
     log_format: str = "text"
@@ -133,6 +135,9 @@ class Settings:
             host=bound,
             port=int(_number(environ, "PORT", DEFAULT_PORT, whole=True)),
             database_url=_text(environ, "DATABASE_URL"),
+            sqlite_synchronous=_choice(
+                environ, "MAHJONG_SQLITE_SYNCHRONOUS", SQLITE_SYNCHRONOUS, "NORMAL", upper=True
+            ),
             admin_token=_text(environ, "MAHJONG_ADMIN_TOKEN"),
             web_directory=Path(web) if web else default_web_directory(),
             log_format=_choice(environ, "MAHJONG_LOG_FORMAT", LOG_FORMATS, "text"),

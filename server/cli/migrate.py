@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -18,9 +19,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Apply every pending migration; print a one-line error and return 1 on failure."""
+    from server.settings import Settings
     from server.store import apply_migrations, resolve_database_url
 
-    url = resolve_database_url(args.database_url)
+    try:  # this command's one reading of the environment (`DATABASE_URL` among the rest)
+        settings = Settings.from_environ(os.environ)
+    except ValueError as error:
+        print(f"migrate: {error}", file=sys.stderr)
+        return 2
+    url = resolve_database_url(args.database_url or settings.database_url)
     try:
         apply_migrations(url)
     except Exception as error:  # any failure is reported in one line, not a traceback

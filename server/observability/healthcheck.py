@@ -12,6 +12,8 @@ import sys
 import urllib.error
 import urllib.request
 
+from server.settings import Settings
+
 
 def check(url: str, timeout: float = 4.0) -> bool:
     """True when ``url`` answers HTTP 200 within ``timeout`` seconds."""
@@ -22,16 +24,24 @@ def check(url: str, timeout: float = 4.0) -> bool:
         return False
 
 
-def main() -> int:
+def main(settings: Settings) -> int:
     """Probe the configured URL; print why on failure so `docker inspect` shows it."""
-    from server.settings import Settings
-
-    url = Settings.from_environ(os.environ).healthcheck_url
+    url = settings.healthcheck_url
     if check(url):
         return 0
     print(f"unhealthy: {url} did not answer 200", file=sys.stderr)
     return 1
 
 
+def entry() -> int:
+    """The command's entry: the one reading of the environment, then the probe."""
+    try:
+        settings = Settings.from_environ(os.environ)
+    except ValueError as error:  # a malformed setting is unhealthy, said in one line
+        print(f"unhealthy: {error}", file=sys.stderr)
+        return 1
+    return main(settings)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

@@ -30,7 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server.store.database import apply_sqlite_pragmas, sqlite_synchronous
+from server.store.database import apply_sqlite_pragmas, checked_synchronous
 from server.store.schema import deal_actions
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ CHECKPOINT_EVERY = 500
 class SqliteBatchInsert:
     """Inserts action rows and commits, on its own connection and thread."""
 
-    def __init__(self, engine: AsyncEngine, path: str) -> None:
+    def __init__(self, engine: AsyncEngine, path: str, synchronous: str = "NORMAL") -> None:
         dialect = engine.dialect
         columns = list(deal_actions.columns)
         self._names = [column.name for column in columns]
@@ -64,7 +64,7 @@ class SqliteBatchInsert:
             f"VALUES ({', '.join('?' for _ in columns)})"
         )
         self._path = path
-        self._synchronous = sqlite_synchronous()
+        self._synchronous = checked_synchronous(synchronous)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="action-log")
         self._db: sqlite3.Connection | None = None  # the thread's connection
         self._inline: sqlite3.Connection | None = None  # the event loop thread's

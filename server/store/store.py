@@ -63,20 +63,25 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-async def open_store(database_url: str | None = None) -> Store:
-    """Connect to the database (see `resolve_database_url`). Migrations are not applied here."""
-    return Store(create_engine_for(resolve_database_url(database_url)))
+async def open_store(database_url: str | None = None, sqlite_synchronous: str = "NORMAL") -> Store:
+    """Connect to the database (see `resolve_database_url`). Migrations are not applied here.
+
+    `sqlite_synchronous` is SQLite's durability level (`Settings.sqlite_synchronous`)."""
+    engine = create_engine_for(resolve_database_url(database_url), sqlite_synchronous)
+    return Store(engine, sqlite_synchronous)
 
 
 class Store:
     """Persistence for rooms, deals, action logs and scores. See the module docstring."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, sqlite_synchronous: str = "NORMAL") -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
         path = sqlite_file(engine)
-        self._sqlite_log = SqliteBatchInsert(engine, path) if path is not None else None
+        self._sqlite_log = (
+            SqliteBatchInsert(engine, path, sqlite_synchronous) if path is not None else None
+        )
         self._action_log = ActionLogWriter(
             self._writing, self._insert_actions if self._sqlite_log is not None else None
         )

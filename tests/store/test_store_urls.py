@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from server.store import DEFAULT_DATABASE_URL, resolve_database_url
+from server.settings import Settings
+from server.store import DEFAULT_DATABASE_URL, open_store, resolve_database_url
 from server.store.database import create_engine_for
 
 
 def test_default_is_the_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("DATABASE_URL", raising=False)
+    # The store never reads the environment: a `DATABASE_URL` there changes nothing here.
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://u@db/hall")
     assert (
         resolve_database_url()
         == DEFAULT_DATABASE_URL
@@ -20,9 +22,7 @@ def test_default_is_the_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_environment_then_argument(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://u@db/hall")
-    assert resolve_database_url() == "postgresql+asyncpg://u@db/hall"
+def test_the_given_url_is_used() -> None:
     assert resolve_database_url("sqlite+aiosqlite:///x.db") == "sqlite+aiosqlite:///x.db"
 
 
@@ -41,23 +41,23 @@ def test_plain_schemes_get_the_async_driver(given: str, used: str) -> None:
 
 
 @pytest.mark.parametrize(("setting", "level"), [(None, 1), ("normal", 1), ("FULL", 2)])
-async def test_sqlite_synchronous_level_follows_the_environment(
+async def test_sqlite_synchronous_level_follows_the_settings(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, setting: str | None, level: int
 ) -> None:
-    if setting is None:
-        monkeypatch.delenv("MAHJONG_SQLITE_SYNCHRONOUS", raising=False)
-    else:
-        monkeypatch.setenv("MAHJONG_SQLITE_SYNCHRONOUS", setting)
-    engine = create_engine_for(f"sqlite+aiosqlite:///{tmp_path / 'level.sqlite3'}")
+    monkeypatch.setenv("MAHJONG_SQLITE_SYNCHRONOUS", "FULL" if level == 1 else "NORMAL")
+    settings = Settings.from_environ(
+        {} if setting is None else {"MAHJONG_SQLITE_SYNCHRONOUS": setting}
+    )
+    url = f"sqlite+aiosqlite:///{tmp_path / 'level.sqlite3'}"
+    store = await open_store(url, settings.sqlite_synchronous)
     try:
-        async with engine.connect() as conn:
+        async with store.engine.connect() as conn:
             assert await conn.scalar(text("PRAGMA synchronous")) == level
             assert await conn.scalar(text("PRAGMA journal_mode")) == "wal"
     finally:
-        await engine.dispose()
+        await store.close()
 
 
-def test_an_unknown_sqlite_synchronous_level_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MAHJONG_SQLITE_SYNCHRONOUS", "OFF")
+def test_an_unknown_sqlite_synchronous_level_is_refused() -> None:
     with pytest.raises(ValueError, match="NORMAL, FULL"):
-        create_engine_for("sqlite+aiosqlite:///unused.sqlite3")
+        create_engine_for("sqlite+aiosqlite:///unused.sqlite3", "OFF")
