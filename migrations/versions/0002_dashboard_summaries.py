@@ -3,9 +3,11 @@ counts per variant, filled from the rows already stored; an index for a player's
 deals.
 
 From here on `finish_deal` keeps them up to date in its own transaction. The backfill
-below is plain INSERT ... SELECT (and one UPDATE ... FROM), so an existing history is
-summed by the database itself, and the result is exactly what `finish_deal` would have
-written deal by deal (a test compares both).
+below reads the stored deals and their players' rows and adds them up with the same
+definitions `finish_deal` uses (`server/store/figures.py`, plain values in and counts out),
+so the result is exactly what `finish_deal` would have written deal by deal (a test
+compares both). The rows are read with this revision's own column lists, so later schema
+changes leave the migration as it is; only the bot cover (a per-row UPDATE) stays in SQL.
 
 Revision ID: 0002
 Revises: 0001
@@ -14,16 +16,28 @@ Create Date: 2026-11-29
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.engine import Connection
+
+from server.store.figures import (
+    COVER_REASONS,
+    DISCONNECTED,
+    TIMED_OUT,
+    FinishedDeal,
+    SeatLine,
+    Summaries,
+)
 
 revision: str = "0002"
 down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+# The counters of `player_totals` at this revision. The figures module may define more
+# later; a later migration adds and fills those, so this one writes only its own.
 PLAYER_COUNTERS = (
     "deals",
     "points",
@@ -36,9 +50,12 @@ PLAYER_COUNTERS = (
     "timed_out",
     "disconnected",
 )
+PLAYER_COLUMNS = ("player_name", "is_bot", "variant", *PLAYER_COUNTERS)
+CHART_COLUMNS = ("variant", "player_name", "figure", "label", "deals")
 
-# Upper bounds of the deal-duration buckets in seconds (server/store/summaries.py).
-DURATION_UPPER_BOUNDS = (60, 120, 180, 240, 300)
+# Rows are read and written in batches of this many, so a long history is never held
+# in memory at once (only the totals are, and they are per player and per label).
+BATCH = 5000
 
 
 def upgrade() -> None:
@@ -77,81 +94,119 @@ def upgrade() -> None:
 
 def backfill(dialect: str) -> None:
     """Sum the stored history into the new columns and tables."""
+    if op.get_context().as_sql:
+        # The figures are added up in Python over the stored rows, which a script of SQL
+        # written ahead (`alembic upgrade --sql`) cannot read.
+        raise RuntimeError("revision 0002 fills its summaries from the rows: run it online")
     op.execute(
-        """
-        UPDATE deal_players SET timed_out = cover.timed_out, disconnected = cover.away
-        FROM (
-            SELECT deal_id, seat,
-                   SUM(CASE WHEN bot_reason = 'timeout' THEN 1 ELSE 0 END) AS timed_out,
-                   SUM(CASE WHEN bot_reason = 'disconnected' THEN 1 ELSE 0 END) AS away
-            FROM deal_actions
-            WHERE by_bot = TRUE AND bot_reason IN ('timeout', 'disconnected')
-            GROUP BY deal_id, seat
-        ) AS cover
-        WHERE deal_players.deal_id = cover.deal_id AND deal_players.seat = cover.seat
-        """
-    )
-    op.execute(
-        """
-        INSERT INTO player_totals (player_name, is_bot, variant, deals, points, wins,
-            self_draws, dealt_in, rooms, fan_sum, fan_count, timed_out, disconnected)
-        SELECT p.player_name, p.is_bot, p.variant, COUNT(*), SUM(p.net_points),
-               SUM(CASE WHEN p.won THEN 1 ELSE 0 END),
-               SUM(CASE WHEN p.self_drawn THEN 1 ELSE 0 END),
-               SUM(CASE WHEN p.dealt_in THEN 1 ELSE 0 END),
-               COUNT(DISTINCT p.room_id),
-               SUM(CASE WHEN p.won AND d.fan IS NOT NULL THEN d.fan ELSE 0 END),
-               SUM(CASE WHEN p.won AND d.fan IS NOT NULL THEN 1 ELSE 0 END),
-               SUM(p.timed_out), SUM(p.disconnected)
-        FROM deal_players AS p JOIN deals AS d ON d.deal_id = p.deal_id
-        GROUP BY p.player_name, p.is_bot, p.variant
-        """
-    )
-    if dialect == "postgresql":
-        pattern_source = "json_array_elements(d.patterns) AS p"
-        pattern_id = "p.value ->> 'id'"
-        seconds = "EXTRACT(EPOCH FROM d.ended_at - d.started_at)"
-    else:
-        pattern_source = "json_each(d.patterns) AS p"
-        pattern_id = "json_extract(p.value, '$.id')"
-        seconds = "ROUND((julianday(d.ended_at) - julianday(d.started_at)) * 86400.0, 3)"
-    bucket = (
-        "CASE "
-        + " ".join(
-            f"WHEN {seconds} < {upper} THEN '{index}'"
-            for index, upper in enumerate(DURATION_UPPER_BOUNDS)
+        sa.text(
+            """
+            UPDATE deal_players SET timed_out = cover.timed_out, disconnected = cover.away
+            FROM (
+                SELECT deal_id, seat,
+                       SUM(CASE WHEN bot_reason = :timed_out THEN 1 ELSE 0 END) AS timed_out,
+                       SUM(CASE WHEN bot_reason = :away THEN 1 ELSE 0 END) AS away
+                FROM deal_actions
+                WHERE by_bot = TRUE AND bot_reason IN :reasons
+                GROUP BY deal_id, seat
+            ) AS cover
+            WHERE deal_players.deal_id = cover.deal_id AND deal_players.seat = cover.seat
+            """
         )
-        + f" ELSE '{len(DURATION_UPPER_BOUNDS)}' END"
+        .bindparams(sa.bindparam("reasons", expanding=True))
+        .bindparams(timed_out=TIMED_OUT, away=DISCONNECTED, reasons=list(COVER_REASONS))
     )
-    # Every deal under the player "", and each deal again under every name seated in it.
-    everyone = ("''", "", "deals AS d")
-    each_player = (
-        "s.player_name",
-        ", s.player_name",
-        "deals AS d JOIN (SELECT DISTINCT deal_id, player_name FROM deal_players) AS s"
-        " ON s.deal_id = d.deal_id",
-    )
-    figures = (
-        ("'outcome'", "d.outcome", "", ""),
-        ("'fan'", "CAST(d.fan AS VARCHAR(64))", "", "AND d.outcome = 'win' AND d.fan IS NOT NULL"),
-        ("'pattern'", pattern_id, f", {pattern_source}", "AND d.outcome = 'win'"),
-        ("'duration'", bucket, "", ""),
-    )
-    for who, grouped_by_who, deals_source in (everyone, each_player):
-        for figure, label, extra_source, condition in figures:
-            op.execute(
-                f"""
-                INSERT INTO chart_counts (variant, player_name, figure, label, deals)
-                SELECT d.variant, {who}, {figure}, {label}, COUNT(*)
-                FROM {deals_source}{extra_source}
-                WHERE d.ended_at IS NOT NULL {condition}
-                GROUP BY d.variant{grouped_by_who}, {label}
-                """
-            )
+    summaries = Summaries.empty()
+    for deal in finished_deals(op.get_bind()):
+        summaries.add(deal)
+    for name, columns, rows in (
+        ("player_totals", PLAYER_COLUMNS, summaries.player_rows()),
+        ("chart_counts", CHART_COLUMNS, summaries.chart_rows()),
+    ):
+        table = sa.table(name, *(sa.column(column) for column in columns))
+        kept = [{column: row[column] for column in columns} for row in rows]
+        for start in range(0, len(kept), BATCH):
+            op.get_bind().execute(table.insert(), kept[start : start + BATCH])
     if dialect == "postgresql":
         # Every deal_players row was rewritten: fresh statistics keep the planner on the
         # indexes from the first query after the upgrade.
         op.execute("ANALYZE deal_players")
+
+
+# The columns as they stand at this revision.
+_deals = sa.table(
+    "deals",
+    sa.column("deal_id", sa.Integer),
+    sa.column("variant", sa.String),
+    sa.column("room_id", sa.String),
+    sa.column("outcome", sa.String),
+    sa.column("fan", sa.Integer),
+    sa.column("patterns", sa.JSON),
+    sa.column("started_at", sa.DateTime(timezone=True)),
+    sa.column("ended_at", sa.DateTime(timezone=True)),
+)
+_deal_players = sa.table(
+    "deal_players",
+    *(
+        sa.column(name, kind)
+        for name, kind in (
+            ("deal_id", sa.Integer),
+            ("seat", sa.String),
+            ("player_name", sa.String),
+            ("is_bot", sa.Boolean),
+            ("net_points", sa.Integer),
+            ("won", sa.Boolean),
+            ("self_drawn", sa.Boolean),
+            ("dealt_in", sa.Boolean),
+            ("timed_out", sa.Integer),
+            ("disconnected", sa.Integer),
+        )
+    ),
+)
+
+
+def finished_deals(conn: Connection) -> Iterator[FinishedDeal]:
+    """Every finished deal with its seats, by deal id, a batch of deals at a time. (The
+    order changes no total: sums, and a room counted at a player's first deal in it.)"""
+    after = 0
+    while True:
+        batch = conn.execute(
+            sa.select(_deals)
+            .where(_deals.c.ended_at.is_not(None), _deals.c.deal_id > after)
+            .order_by(_deals.c.deal_id)
+            .limit(BATCH)
+        ).all()
+        if not batch:
+            return
+        seats: dict[int, list[SeatLine]] = {row.deal_id: [] for row in batch}
+        for row in conn.execute(
+            sa.select(_deal_players)
+            .where(_deal_players.c.deal_id.in_(list(seats)))
+            .order_by(_deal_players.c.deal_id, _deal_players.c.seat)
+        ):
+            seats[row.deal_id].append(
+                SeatLine(
+                    player_name=row.player_name,
+                    is_bot=bool(row.is_bot),
+                    net_points=int(row.net_points),
+                    won=bool(row.won),
+                    self_drawn=bool(row.self_drawn),
+                    dealt_in=bool(row.dealt_in),
+                    timed_out=int(row.timed_out),
+                    disconnected=int(row.disconnected),
+                )
+            )
+        for row in batch:
+            yield FinishedDeal(
+                variant=row.variant,
+                room_id=row.room_id,
+                outcome=row.outcome,
+                fan=row.fan,
+                pattern_ids=tuple(str(p.get("id")) for p in row.patterns or []),
+                seconds=(row.ended_at - row.started_at).total_seconds(),
+                seats=tuple(seats[row.deal_id]),
+            )
+        after = batch[-1].deal_id
 
 
 def downgrade() -> None:

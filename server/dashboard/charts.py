@@ -14,20 +14,26 @@ from sqlalchemy import Float, case, cast, func, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.filters import OUTCOMES, DealFilters
+from server.store.figures import DURATION_UPPER_BOUNDS
 from server.store.schema import deals
 
 TOP_PATTERNS = 12
 
-# Deal durations in seconds: (label, from, to). The deal limit is 300 s by default, so
-# the last buckets show how often tables run out of time. The store's summaries count by
-# the same bounds (server/store/summaries.py, DURATION_UPPER_BOUNDS; a test checks).
-DURATION_BUCKETS: tuple[tuple[str, float, float | None], ...] = (
-    ("< 1 min", 0, 60),
-    ("1-2 min", 60, 120),
-    ("2-3 min", 120, 180),
-    ("3-4 min", 180, 240),
-    ("4-5 min", 240, 300),
-    ("5 min +", 300, None),
+
+def _duration_label(lower: float, upper: float | None) -> str:
+    if upper is None:
+        return f"{lower / 60:g} min +"
+    return f"< {upper / 60:g} min" if lower == 0 else f"{lower / 60:g}-{upper / 60:g} min"
+
+
+# Deal durations in seconds: (label, from, to), from the bounds the store's summaries
+# count by (server/store/figures.py). The deal limit is 300 s by default, so the last
+# buckets show how often tables run out of time.
+DURATION_BUCKETS: tuple[tuple[str, float, float | None], ...] = tuple(
+    (_duration_label(lower, upper), lower, upper)
+    for lower, upper in zip(
+        (0, *DURATION_UPPER_BOUNDS), (*DURATION_UPPER_BOUNDS, None), strict=True
+    )
 )
 
 

@@ -16,8 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.charts import DURATION_BUCKETS, TOP_PATTERNS
 from server.dashboard.filters import OUTCOMES, DealFilters
+from server.store.figures import EVERY_DEAL
 from server.store.schema import chart_counts, player_totals
-from server.store.summaries import EVERY_DEAL
 
 
 def answered_by_summaries(filters: DealFilters) -> bool:

@@ -2,15 +2,15 @@
 
 `player_totals` sums each player's `deal_players` rows per variant; `chart_counts` counts
 finished deals per variant by outcome, winning fan, pattern and duration bucket, over
-every deal and over each player's deals. Adding
-one deal is a handful of upserts on small tables, so the dashboard's default views read
-a few hundred rows instead of the whole history, with nothing to warm up after a
-restart. Migration 0002 computes the same figures from scratch for an existing history.
+every deal and over each player's deals. Adding one deal is a handful of upserts on small
+tables, so the dashboard's default views read a few hundred rows instead of the whole
+history, with nothing to warm up after a restart. What a deal adds is defined once, in
+`server/store/figures.py`; migration 0002 adds up an existing history with the same
+functions.
 """
 
 from __future__ import annotations
 
-import bisect
 from datetime import datetime
 from typing import Any
 
@@ -18,20 +18,20 @@ from sqlalchemy import Integer, Table, bindparam, case, cast, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from server.store.figures import (
+    COVER_REASONS,
+    DISCONNECTED,
+    EVERY_DEAL,
+    TIMED_OUT,
+    FinishedDeal,
+    SeatLine,
+    Summaries,
+)
 from server.store.schema import chart_counts, deal_actions, deal_players, player_totals
-
-# Upper bounds of the deal-duration buckets, in seconds: under a minute, 1-2, ... 4-5,
-# and 5 minutes or more (the default deal limit). Migration 0002 repeats them.
-DURATION_UPPER_BOUNDS = (60, 120, 180, 240, 300)
 
 PLAYER_KEY = ("player_name", "is_bot", "variant")
 CHART_KEY = ("variant", "player_name", "figure", "label")
-EVERY_DEAL = ""  # chart_counts' player_name for the counts over every deal
-
-
-def duration_bucket(seconds: float) -> int:
-    """The index of the duration bucket a deal of ``seconds`` falls in."""
-    return bisect.bisect_right(DURATION_UPPER_BOUNDS, seconds)
+__all__ = ["EVERY_DEAL", "bot_cover_by_seat", "count_finished_deal"]
 
 
 _reason = deal_actions.c.bot_reason
@@ -39,13 +39,13 @@ _reason = deal_actions.c.bot_reason
 _BOT_COVER = (
     select(
         deal_actions.c.seat,
-        func.sum(cast(case((_reason == "timeout", 1), else_=0), Integer)),
-        func.sum(cast(case((_reason == "disconnected", 1), else_=0), Integer)),
+        func.sum(cast(case((_reason == TIMED_OUT, 1), else_=0), Integer)),
+        func.sum(cast(case((_reason == DISCONNECTED, 1), else_=0), Integer)),
     )
     .where(
         deal_actions.c.deal_id == bindparam("match_deal_id"),
         deal_actions.c.by_bot.is_(True),
-        _reason.in_(("timeout", "disconnected")),
+        _reason.in_(COVER_REASONS),
     )
     .group_by(deal_actions.c.seat)
 )
@@ -110,62 +110,29 @@ def count_finished_deal(
     rows as about to be inserted (with their bot cover); call before inserting them, so
     a player's first deal in the room is recognised."""
     earlier = conn.execute(_PLAYERS_SEEN_IN_ROOM, {"match_room_id": room_id})
-    seen_in_room = {(name, bool(is_bot)) for name, is_bot in earlier}
-    totals: dict[tuple[str, bool], dict[str, Any]] = {}
-    for row in player_rows:
-        who = (row["player_name"], bool(row["is_bot"]))
-        total = totals.setdefault(
-            who,
-            {
-                "player_name": who[0],
-                "is_bot": who[1],
-                "variant": variant,
-                "deals": 0,
-                "points": 0,
-                "wins": 0,
-                "self_draws": 0,
-                "dealt_in": 0,
-                "rooms": 0 if who in seen_in_room else 1,
-                "fan_sum": 0,
-                "fan_count": 0,
-                "timed_out": 0,
-                "disconnected": 0,
-            },
+    summaries = Summaries.empty((room_id, name, bool(is_bot)) for name, is_bot in earlier)
+    summaries.add(
+        FinishedDeal(
+            variant=variant,
+            room_id=room_id,
+            outcome=outcome,
+            fan=fan,
+            pattern_ids=tuple(str(pattern.get("id")) for pattern in patterns),
+            seconds=(ended_at - started_at).total_seconds(),
+            seats=tuple(
+                SeatLine(
+                    player_name=row["player_name"],
+                    is_bot=bool(row["is_bot"]),
+                    net_points=int(row["net_points"]),
+                    won=bool(row["won"]),
+                    self_drawn=bool(row["self_drawn"]),
+                    dealt_in=bool(row["dealt_in"]),
+                    timed_out=int(row["timed_out"]),
+                    disconnected=int(row["disconnected"]),
+                )
+                for row in player_rows
+            ),
         )
-        won_with_fan = bool(row["won"]) and fan is not None
-        total["deals"] += 1
-        total["points"] += int(row["net_points"])
-        total["wins"] += bool(row["won"])
-        total["self_draws"] += bool(row["self_drawn"])
-        total["dealt_in"] += bool(row["dealt_in"])
-        total["fan_sum"] += fan if won_with_fan and fan is not None else 0
-        total["fan_count"] += won_with_fan
-        total["timed_out"] += int(row["timed_out"])
-        total["disconnected"] += int(row["disconnected"])
-    _add_to(conn, player_totals, PLAYER_KEY, list(totals.values()))
-
-    figures: dict[tuple[str, str], int] = {("outcome", outcome): 1}
-    seconds = (ended_at - started_at).total_seconds()
-    figures[("duration", str(duration_bucket(seconds)))] = 1
-    if outcome == "win":
-        if fan is not None:
-            figures[("fan", str(fan))] = 1
-        for pattern in patterns:
-            label = ("pattern", str(pattern.get("id")))
-            figures[label] = figures.get(label, 0) + 1
-    _add_to(
-        conn,
-        chart_counts,
-        CHART_KEY,
-        [
-            {
-                "variant": variant,
-                "player_name": player,
-                "figure": figure,
-                "label": label,
-                "deals": count,
-            }
-            for player in {EVERY_DEAL, *(row["player_name"] for row in player_rows)}
-            for (figure, label), count in figures.items()
-        ],
     )
+    _add_to(conn, player_totals, PLAYER_KEY, summaries.player_rows())
+    _add_to(conn, chart_counts, CHART_KEY, summaries.chart_rows())

@@ -15,8 +15,8 @@ from server.dashboard import charts, operations, standings, summaries
 from server.dashboard.charts import DURATION_BUCKETS
 from server.dashboard.filters import DealFilters
 from server.store import Store, apply_migrations, downgrade_migrations, open_store
+from server.store.figures import DURATION_UPPER_BOUNDS, duration_bucket
 from server.store.schema import chart_counts, player_totals
-from server.store.summaries import DURATION_UPPER_BOUNDS, duration_bucket
 from tests.dashboard.history import load_history, write_history
 from tests.pg import drop_database, postgres_url_or_skip
 
@@ -32,6 +32,14 @@ SUMMARY_FILTERS = [
 
 def test_duration_buckets_share_their_bounds() -> None:
     assert tuple(upper for _, _, upper in DURATION_BUCKETS if upper) == DURATION_UPPER_BOUNDS
+    assert [label for label, _, _ in DURATION_BUCKETS] == [
+        "< 1 min",
+        "1-2 min",
+        "2-3 min",
+        "3-4 min",
+        "4-5 min",
+        "5 min +",
+    ]
     assert [duration_bucket(s) for s in (0, 59.9, 60, 299, 300, 4000)] == [0, 0, 1, 4, 5, 5]
 
 
