@@ -4,6 +4,7 @@ writes exactly the rows the deal-by-deal upkeep wrote. On SQLite and Postgres.""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,6 +28,8 @@ SUMMARY_FILTERS = [
     DealFilters(player="Ana"),
     DealFilters(player="Bo", variant="hk"),
     DealFilters(player="Nobody"),
+    DealFilters(player="Bot 1"),
+    DealFilters(player="Eve", variant="kaki3"),
 ]
 
 
@@ -150,5 +153,104 @@ async def test_upkeep_equals_recomputation_and_backfill(empty_database: str) -> 
     try:
         assert await summary_rows(store) == kept
         await assert_summaries_match_sql(store)
+    finally:
+        await store.close()
+
+
+PATTERN_IDS = ("dragon_set", "seat_wind_set", "half_flush", "all_pungs", "self_draw", "flower")
+
+
+def random_result(rng: random.Random, seats: list[str]) -> dict[str, object]:
+    """An engine-shaped result: a draw, a timeout, or one or two winners (two only on
+    a discard) with fan, repeated patterns, the discarder, and scores that sum to 0."""
+    outcome = rng.choice(["win", "win", "win", "draw", "timeout"])
+    if outcome != "win":
+        return {"outcome": outcome, "winners": [], "payments": [], "scores": {}}
+    self_drawn = rng.random() < 0.3
+    count = 1 if self_drawn or rng.random() < 0.8 else 2
+    winners = rng.sample(seats, count)
+    shooter = rng.choice([seat for seat in seats if seat not in winners])
+    scores = dict.fromkeys(seats, 0)
+    listed = []
+    for seat in winners:
+        fan = rng.randint(3, 10)
+        points = fan * 8
+        payers = [s for s in seats if s not in winners] if self_drawn else [shooter]
+        for payer in payers:
+            scores[payer] -= points
+            scores[seat] += points
+        listed.append(
+            {
+                "seat": seat,
+                "fan": fan,
+                "limit": fan >= 8,
+                "points": points,
+                "patterns": [{"id": rng.choice(PATTERN_IDS), "fan": 1} for _ in range(3)],
+                "hand": {"self_drawn": self_drawn, "from": None if self_drawn else shooter},
+            }
+        )
+    return {"outcome": "win", "winners": listed, "payments": [], "scores": scores}
+
+
+async def finish_random_deals(store: Store, rng: random.Random, deals: int) -> None:
+    """`deals` random deals over four rooms of both tables, through the store's own API,
+    with shared names across rooms, bots, logged bot cover and durations either side of
+    every bucket bound."""
+    names = ["Ana", "Bo", "Cy", "Dee", "Eve", "Bot 1", "Bot 2"]
+    started = datetime(2026, 11, 10, 9, 0, tzinfo=UTC)
+    rooms = []
+    for number, variant in enumerate(["hk", "kaki3", "hk", "kaki3"]):
+        room_id = f"random-{number}"
+        seats = ["E", "S", "W", "N"] if variant == "hk" else ["E", "S", "W"]
+        await store.create_room(room_id, variant, {}, started)
+        for index, name in enumerate(rng.sample(names, len(seats))):
+            await store.add_player(room_id, index, name, None, name.startswith("Bot"), started)
+        rooms.append((room_id, variant, seats))
+    for deal_no in range(1, deals + 1):
+        room_id, variant, seats = rng.choice(rooms)
+        order = rng.sample(range(len(seats)), len(seats))  # the seats move with the deal
+        seat_players = dict(zip(seats, order, strict=True))
+        begun = started + timedelta(minutes=10 * deal_no)
+        deal_id = await store.start_deal(
+            room_id, 1, deal_no, variant, {}, deal_no, seat_players, begun, 300.0
+        )
+        for seq in range(1, rng.randint(1, 6)):
+            reason = rng.choice(["timeout", "disconnected", "bot_seat", None])
+            await store.append_action(
+                deal_id,
+                seq,
+                rng.choice(seats),
+                {"type": "discard"},
+                begun,
+                reason is not None,
+                reason,
+                300.0,
+            )
+        result = random_result(rng, seats)
+        scores = result["scores"]
+        assert isinstance(scores, dict)
+        nets = {seat_players[seat]: points for seat, points in scores.items()}
+        seconds = rng.choice([rng.uniform(1, 400), float(rng.choice(DURATION_UPPER_BOUNDS))])
+        await store.finish_deal(deal_id, result, begun + timedelta(seconds=seconds), nets)
+
+
+async def test_many_random_deals_upkeep_equals_sql_and_backfill(empty_database: str) -> None:
+    rng = random.Random(20261201)
+    store = await open_store(empty_database)
+    try:
+        await finish_random_deals(store, rng, 150)
+        await assert_summaries_match_sql(store)
+        async with store.engine.connect() as conn:
+            every = await summaries.charts(conn, DealFilters())
+        assert sum(every["outcomes"].values()) == 150
+        assert sum(bucket["count"] for bucket in every["durations"]) == 150
+        kept = await summary_rows(store)
+    finally:
+        await store.close()
+    downgrade_migrations(empty_database, "0001")
+    apply_migrations(empty_database)
+    store = await open_store(empty_database)
+    try:
+        assert await summary_rows(store) == kept
     finally:
         await store.close()
