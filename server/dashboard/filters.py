@@ -6,9 +6,12 @@ silently ignored, so a typo in a bookmarked URL never shows misleading figures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import operator
+from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, timedelta
+from typing import Annotated
 
+from fastapi import Query
 from sqlalchemy import ColumnElement, Table, exists, select
 
 from server.store.schema import deal_players
@@ -44,9 +47,25 @@ def parse_moment(text: str, field: str, *, end_of_day: bool) -> datetime:
         ) from error
 
 
+# Each filter that picks rows by equality, and the column it compares. Every table the
+# dashboard filters names these columns alike (`deals`, `deal_players`, the summaries);
+# the dates compare `ended_at`. A table without the column cannot answer that filter.
+EQUALITY_COLUMNS = {
+    "variant": "variant",
+    "room_id": "room_id",
+    "outcome": "outcome",
+    "player": "player_name",
+}
+
+
 @dataclass(frozen=True)
 class DealFilters:
-    """Which finished deals a dashboard view covers. ``until`` is exclusive."""
+    """Which finished deals a dashboard view covers. ``until`` is exclusive.
+
+    The one declaration of the dashboard's filters: `from_query` is every route's query
+    parameters (`Depends(DealFilters.from_query)`), and `terms_on` turns them into WHERE
+    terms for whichever table a view reads.
+    """
 
     variant: str | None = None
     room_id: str | None = None
@@ -58,12 +77,14 @@ class DealFilters:
     @classmethod
     def from_query(
         cls,
-        variant: str | None = None,
-        room: str | None = None,
-        player: str | None = None,
-        outcome: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
+        variant: Annotated[str | None, Query(description="hk or kaki3")] = None,
+        room: Annotated[str | None, Query(description="a room id")] = None,
+        player: Annotated[str | None, Query(description="a player's name")] = None,
+        outcome: Annotated[str | None, Query(description="win, draw or timeout")] = None,
+        since: Annotated[str | None, Query(description="ISO date or datetime")] = None,
+        until: Annotated[
+            str | None, Query(description="ISO date (that whole day) or datetime")
+        ] = None,
     ) -> DealFilters:
         """Validate raw query values; empty strings mean "no filter"."""
         variant, room, player = variant or None, (room or "").strip() or None, player or None
@@ -84,44 +105,44 @@ class DealFilters:
             raise FilterError("since must be before until")
         return cls(variant, room, player, outcome, start, end)
 
-    def on_deals(self, deals: Table) -> list[ColumnElement[bool]]:
-        """WHERE terms for the ``deals`` table (finished deals only)."""
-        terms: list[ColumnElement[bool]] = [deals.c.ended_at.is_not(None)]
-        if self.variant:
-            terms.append(deals.c.variant == self.variant)
-        if self.room_id:
-            terms.append(deals.c.room_id == self.room_id)
-        if self.outcome:
-            terms.append(deals.c.outcome == self.outcome)
-        if self.since:
-            terms.append(deals.c.ended_at >= self.since)
-        if self.until:
-            terms.append(deals.c.ended_at < self.until)
-        if self.player:
-            terms.append(
-                exists(
-                    select(deal_players.c.deal_id).where(
-                        deal_players.c.deal_id == deals.c.deal_id,
-                        deal_players.c.player_name == self.player,
+    def chosen(self) -> set[str]:
+        """The names of the filters that are set."""
+        return {name for name in (f.name for f in fields(self)) if getattr(self, name) is not None}
+
+    def terms_on(self, table: Table) -> list[ColumnElement[bool]]:
+        """WHERE terms for `table`, whose columns are named as in `EQUALITY_COLUMNS` (and
+        `ended_at` for the dates). On ``deals``, which has no player column, a player is
+        one seated in the deal. A filter the table cannot answer raises ValueError."""
+        terms: list[ColumnElement[bool]] = []
+        for name, column in EQUALITY_COLUMNS.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if column in table.c:
+                terms.append(table.c[column] == value)
+            elif name == "player" and "deal_id" in table.c:
+                terms.append(
+                    exists(
+                        select(deal_players.c.deal_id).where(
+                            deal_players.c.deal_id == table.c.deal_id,
+                            deal_players.c.player_name == value,
+                        )
                     )
                 )
-            )
+            else:
+                raise ValueError(f"{table.name} cannot be filtered by {name}")
+        for moment, compare in ((self.since, operator.ge), (self.until, operator.lt)):
+            if moment is None:
+                continue
+            if "ended_at" not in table.c:
+                raise ValueError(f"{table.name} cannot be filtered by date")
+            terms.append(compare(table.c.ended_at, moment))
         return terms
+
+    def on_deals(self, deals: Table) -> list[ColumnElement[bool]]:
+        """WHERE terms for the ``deals`` table (finished deals only)."""
+        return [deals.c.ended_at.is_not(None), *self.terms_on(deals)]
 
     def on_deal_players(self) -> list[ColumnElement[bool]]:
         """WHERE terms for ``deal_players``, which repeats variant, room, outcome and end."""
-        table = deal_players
-        terms: list[ColumnElement[bool]] = []
-        if self.variant:
-            terms.append(table.c.variant == self.variant)
-        if self.room_id:
-            terms.append(table.c.room_id == self.room_id)
-        if self.outcome:
-            terms.append(table.c.outcome == self.outcome)
-        if self.since:
-            terms.append(table.c.ended_at >= self.since)
-        if self.until:
-            terms.append(table.c.ended_at < self.until)
-        if self.player:
-            terms.append(table.c.player_name == self.player)
-        return terms
+        return self.terms_on(deal_players)

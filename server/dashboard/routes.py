@@ -10,8 +10,8 @@
 | ``GET /api/dashboard/charts`` | winning fan, outcomes, patterns, durations |
 | ``GET /api/dashboard/operations`` | live tables, bot cover per player, deal-limit endings |
 
-Filters on every list: ``variant``, ``room``, ``player``, ``outcome``, ``since``, ``until``
-(ISO dates; ``until`` is inclusive of its day).
+Filters on every list, declared once by ``DealFilters.from_query``: ``variant``, ``room``,
+``player``, ``outcome``, ``since``, ``until`` (ISO dates; ``until`` is inclusive of its day).
 """
 
 from __future__ import annotations
@@ -73,18 +73,9 @@ def _store(request: Request) -> Any:
     return store
 
 
-def _filters(
-    variant: str | None = None,
-    room: str | None = None,
-    player: str | None = None,
-    outcome: str | None = None,
-    since: str | None = None,
-    until: str | None = None,
-) -> DealFilters:
-    return DealFilters.from_query(variant, room, player, outcome, since, until)
-
-
-Filters = Annotated[DealFilters, Depends(_filters)]
+# Every list's filters, as `DealFilters.from_query` declares them (its parameters are the
+# query parameters).
+Filters = Annotated[DealFilters, Depends(DealFilters.from_query)]
 
 
 @router.get("/dashboard", include_in_schema=False)

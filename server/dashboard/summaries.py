@@ -19,25 +19,18 @@ from server.dashboard.filters import OUTCOMES, DealFilters
 from server.store.figures import EVERY_DEAL
 from server.store.schema import chart_counts, player_totals
 
+# The filters the summaries keep apart; any other (room, dates, outcome, and any filter
+# added later) is answered by the exact SQL.
+KEPT_APART = frozenset({"variant", "player"})
+
 
 def answered_by_summaries(filters: DealFilters) -> bool:
-    """Whether the per-variant summaries answer these filters exactly: a variant and a
-    player only (rooms, dates and outcomes are not kept apart in them)."""
-    return (
-        filters.room_id is None
-        and filters.outcome is None
-        and filters.since is None
-        and filters.until is None
-    )
+    """Whether the per-variant summaries answer these filters exactly."""
+    return filters.chosen() <= KEPT_APART
 
 
 def _player_terms(filters: DealFilters) -> list[Any]:
-    terms = []
-    if filters.variant is not None:
-        terms.append(player_totals.c.variant == filters.variant)
-    if filters.player is not None:
-        terms.append(player_totals.c.player_name == filters.player)
-    return terms
+    return list(filters.terms_on(player_totals))
 
 
 async def standings(
@@ -101,9 +94,9 @@ async def bot_cover(conn: AsyncConnection, filters: DealFilters) -> list[dict[st
 
 async def _counts(conn: AsyncConnection, filters: DealFilters) -> dict[tuple[str, str], int]:
     """(figure, label) -> deals, summed over the selected variants."""
-    terms = [chart_counts.c.player_name == (filters.player or EVERY_DEAL)]
-    if filters.variant is not None:
-        terms.append(chart_counts.c.variant == filters.variant)
+    terms = filters.terms_on(chart_counts)
+    if filters.player is None:
+        terms.append(chart_counts.c.player_name == EVERY_DEAL)
     rows = await conn.execute(
         select(chart_counts.c.figure, chart_counts.c.label, func.sum(chart_counts.c.deals))
         .where(*terms)
