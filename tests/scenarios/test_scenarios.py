@@ -2,13 +2,14 @@
 
 Each file is a replay input plus either `expect` (the printed result) or `expect_error`
 (a fragment of the one-line error of an exit 2). The expected numbers were worked out by
-hand from RULES.md; each file's `comment` shows the arithmetic. See docs/scenarios.md.
+hand from docs/rules.md; each file's `comment` shows the arithmetic. See docs/scenarios.md.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,9 +23,10 @@ from tests.scenarios.tools.wall import check_tile_set
 SCENARIO_DIR = Path(__file__).resolve().parent
 SCENARIO_PATHS = sorted(SCENARIO_DIR.glob("*.json"))
 SEAT_ORDER = "ESWN"
-# Where a scenario's comment may take its rule from: the house specs, or the project's own
-# rules page, which restates them.
-RULE_SOURCES = ("RULES.md", "CONTRACTS.md", "docs/rules.md")
+DOCS = SCENARIO_DIR.parent.parent / "docs"
+# A scenario's comment opens with the rule it pins: a section of the project's own docs,
+# `docs/rules.md, "Section"` (docs/scenarios.md, "Scenario files").
+CITATION = re.compile(r'docs/([a-z_]+)\.md, "([^"]+)"')
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -141,7 +143,11 @@ def test_there_are_enough_scenarios_for_both_tables() -> None:
 def test_scenario_is_well_formed(path: Path) -> None:
     """Each file cites the rule it pins, and (unless it tests that error) holds the exact tile set."""
     scenario = load(path)
-    assert any(source in scenario["comment"] for source in RULE_SOURCES)
+    comment = scenario["comment"]
+    assert CITATION.match(comment), "the comment opens with the section it follows"
+    for name, section in CITATION.findall(comment):
+        headings = re.findall(r"^#+ (.+)$", (DOCS / f"{name}.md").read_text(), re.MULTILINE)
+        assert section in headings, f"docs/{name}.md has no section {section!r}"
     assert ("expect" in scenario) != ("expect_error" in scenario)
     missing, extra = check_tile_set(scenario["variant"], scenario["hands"], scenario["wall"])
     if (

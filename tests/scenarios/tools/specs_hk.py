@@ -44,10 +44,11 @@ SPECS = [
     {
         "name": "hk_two_winners_on_one_discard",
         "comment": (
-            "RULES.md Hong Kong: 'Multiple discard wins are allowed. Every player who declares a win on the "
-            "discard wins, and the discarder pays each one.' East's second discard, 7z, completes South's "
-            "123m 456m 789m 222z 77z and North's 123p 456p 789p 444z 77z: each half flush 3 + seat wind 1 "
-            "= 4 fan = 16. East pays 16 to each: E -32. Next dealer: the dealer did not win, so South."
+            'docs/rules.md, "Hong Kong three fan": Multiple discard wins are allowed. Every '
+            "player who declares a win on the discard wins, and the discarder pays each one. "
+            "East's second discard, 7z, completes South's 123m 456m 789m 222z 77z and North's "
+            "123p 456p 789p 444z 77z: each half flush 3 + seat wind 1 = 4 fan = 16. East pays 16 "
+            "to each: E -32. The next dealer: the dealer did not win, so South."
         ),
         "variant": HK,
         "hands": TWO_WAITS,
@@ -76,10 +77,11 @@ SPECS = [
     {
         "name": "hk_dealer_among_two_winners_keeps_the_deal",
         "comment": (
-            "RULES.md Hong Kong: 'The dealer keeps the deal after a dealer win (also as one of several "
-            "winners)'. South throws 7z; East wins (123m 456m 789m 111z 77z: half flush 3 + seat wind 1 + "
-            "round wind 1 = 5 fan = 24) and West wins (123p 456p 789p 333z 77z: half flush 3 + seat wind 1 "
-            "= 4 fan = 16). South pays both: S -40. East deals again."
+            'docs/rules.md, "Hong Kong three fan": The dealer keeps the deal after a dealer win '
+            "(also as one of several winners). South throws 7z; East wins (123m 456m 789m 111z "
+            "77z: half flush 3 + seat wind 1 + round wind 1 = 5 fan = 24) and West wins (123p "
+            "456p 789p 333z 77z: half flush 3 + seat wind 1 = 4 fan = 16). South pays both: S "
+            "-40. East deals again."
         ),
         "variant": HK,
         "hands": {
@@ -105,10 +107,11 @@ SPECS = [
     {
         "name": "hk_robbing_an_added_kong",
         "comment": (
-            "RULES.md Hong Kong: 'An added kong can be robbed by any player who wins with that tile. A robbed "
-            "kong is not made and pays nothing.' North pongs East's 3p, later draws the fourth 3p and adds "
-            "it; South robs it: 123p 456p 789p 666z 77z = half flush 3 + dragon 1 = 4 fan = 16, paid by "
-            "North as the discarder of the tile. No kong payment. N -16, S +16; the deal passes to South."
+            'docs/rules.md, "Hong Kong three fan": An added kong can be robbed by any player who '
+            "wins with that tile. A robbed kong is not made and pays nothing. North pongs East's "
+            "3p, later draws the fourth 3p and adds it; South robs it: 123p 456p 789p 666z 77z = "
+            "half flush 3 + dragon 1 = 4 fan = 16, paid by North as the discarder of the tile. "
+            "No kong payment. N -16, S +16; the deal passes to South."
         ),
         "variant": HK,
         "hands": {
@@ -140,9 +143,9 @@ SPECS = [
     {
         "name": "hk_concealed_kong_pays_two_from_each",
         "comment": (
-            "RULES.md Hong Kong kong payments: 'A concealed kong, 2 from each other player.' East declares "
-            "9999s, takes 5z from the back and throws 1z: South, West and North pay 2 each, E +6. Outcome "
-            "null: South is to play."
+            'docs/rules.md, "Hong Kong three fan", kong payments: A concealed kong, 2 from each '
+            "other player. East declares 9999s, takes 5z from the back and throws 1z: South, "
+            "West and North pay 2 each, E +6. Outcome null: South is to play."
         ),
         "variant": HK,
         "hands": {
@@ -167,9 +170,10 @@ SPECS = [
     {
         "name": "hk_added_kong_pays_one_from_each",
         "comment": (
-            "RULES.md Hong Kong kong payments: 'An added kong, 1 from each other player.' South pongs East's "
-            "5z, later draws the fourth 5z and adds it (replacement 3p, then throws 2z): East, West and North "
-            "pay 1 each, S +3. Outcome null: West is to play."
+            'docs/rules.md, "Hong Kong three fan", kong payments: An added kong, 1 from each '
+            "other player. South pongs East's 5z, later draws the fourth 5z and adds it "
+            "(replacement 3p, then throws 2z): East, West and North pay 1 each, S +3. Outcome "
+            "null: West is to play."
         ),
         "variant": HK,
         "hands": {
@@ -203,8 +207,9 @@ SPECS = [
     {
         "name": "hk_exposed_kong_paid_by_discarder",
         "comment": (
-            "RULES.md Hong Kong kong payments: 'an exposed kong from a discard, 2 from the discarder.' South "
-            "kongs East's 8m with 888m, takes 3p from the back and throws 1z: East pays 2. Outcome null."
+            'docs/rules.md, "Hong Kong three fan", kong payments: an exposed kong from a '
+            "discard, 2 from the discarder. South kongs East's 8m with 888m, takes 3p from the "
+            "back and throws 1z: East pays 2. Outcome null."
         ),
         "variant": HK,
         "hands": {
@@ -227,11 +232,12 @@ SPECS = [
     {
         "name": "hk_exhaustive_draw_dealer_keeps",
         "comment": (
-            "RULES.md Hong Kong: 'All undealt tiles are live. A deal is drawn when a player must draw and the "
-            "wall is empty.' 'Kong payments ... stand even when the deal is later drawn.' 'The dealer keeps "
-            "the deal after ... a drawn deal'. East declares 9999s (2 from each: E +6) and takes the last "
-            "tile of the wall; the other 82 are drawn and thrown in turn (South first), the 82nd by West; "
-            "North must draw from an empty wall: drawn, nothing else paid. East deals again."
+            'docs/rules.md, "Hong Kong three fan": All undealt tiles are live. A deal is drawn '
+            "when a player must draw and the wall is empty. Kong payments ... stand even when "
+            "the deal is later drawn. The dealer keeps the deal after ... a drawn deal. East "
+            "declares 9999s (2 from each: E +6) and takes the last tile of the wall; the other "
+            "82 are drawn and thrown in turn (South first), the 82nd by West; North must draw "
+            "from an empty wall: drawn, nothing else paid. East deals again."
         ),
         "variant": HK,
         "hands": {
@@ -260,9 +266,9 @@ SPECS = [
     {
         "name": "hk_self_draw_paid_by_each",
         "comment": (
-            "RULES.md Hong Kong: 'On a self-draw, each other player pays the value.' South draws its 7z: "
-            "half flush 3 + seat wind 1 + self-draw 1 = 5 fan = 24, from each of East, West and North: "
-            "S +72."
+            'docs/rules.md, "Hong Kong three fan": On a self-draw, each other player pays the '
+            "value. South draws its 7z: half flush 3 + seat wind 1 + self-draw 1 = 5 fan = 24, "
+            "from each of East, West and North: S +72."
         ),
         "variant": HK,
         "hands": TWO_WAITS,
@@ -282,9 +288,10 @@ SPECS = [
     {
         "name": "hk_non_dealer_win_passes_the_deal",
         "comment": (
-            "RULES.md Hong Kong: 'Otherwise the deal passes to the next seat.' West wins on South's 7z "
-            "(123p 456p 789p 333z 77z: half flush 3 + seat wind 1 = 4 fan = 16, paid by South). The next "
-            "dealer is South, the seat after the dealer, not the winner."
+            'docs/rules.md, "Hong Kong three fan": Otherwise the deal passes to the next seat. '
+            "West wins on South's 7z (123p 456p 789p 333z 77z: half flush 3 + seat wind 1 = 4 "
+            "fan = 16, paid by South). The next dealer is South, the seat after the dealer, not "
+            "the winner."
         ),
         "variant": HK,
         "hands": WEST_WAITS,
@@ -302,9 +309,10 @@ SPECS = [
     {
         "name": "hk_timeout_dealer_keeps",
         "comment": (
-            "RULES.md: 'When the deal limit passes, the deal ends at once, drawn, with no winner.' and Hong "
-            "Kong: 'The dealer keeps the deal after ... a timed-out deal.' The room's timeout action ends the "
-            "deal after East's and South's discards: outcome timeout, nothing paid, East deals again."
+            'docs/rules.md, "Both tables": When the deal limit passes, the deal ends at once, '
+            'drawn, with no winner. and "Hong Kong three fan": The dealer keeps the deal after '
+            "... a timed-out deal. The room's timeout action ends the deal after East's and "
+            "South's discards: outcome timeout, nothing paid, East deals again."
         ),
         "variant": HK,
         "hands": WEST_WAITS,
@@ -322,9 +330,10 @@ SPECS = [
     {
         "name": "hk_round_wind_south",
         "comment": (
-            "RULES.md Hong Kong: 'Round-wind pung 1' and replay's optional round_wind. In the South round "
-            "West wins on South's 7z with 123p 456p 789p 222z 77z: half flush 3 + round wind (South) 1 = 4 "
-            "fan = 16 (it would be 3 fan = 8 in the East round). South pays 16."
+            'docs/rules.md, "Hong Kong three fan": Round-wind pung 1 and replay\'s optional '
+            "round_wind. In the South round West wins on South's 7z with 123p 456p 789p 222z "
+            "77z: half flush 3 + round wind (South) 1 = 4 fan = 16 (it would be 3 fan = 8 in the "
+            "East round). South pays 16."
         ),
         "variant": HK,
         "round_wind": "S",
@@ -348,9 +357,10 @@ SPECS = [
     {
         "name": "hk_fan_capped_at_eight",
         "comment": (
-            "RULES.md Hong Kong: 'Fan add up, and payment caps at 8' and '8: 64 points'. North wins on West's "
-            "9p with 111p 333p 555p 77p + 999p: full flush 6 + all pungs 3 = 9 fan, capped at 8 = 64, paid "
-            "by West. The 999p pung is completed by the discard, so it is not four concealed pungs: no limit."
+            'docs/rules.md, "Hong Kong three fan": Fan add up, and payment caps at 8 and 8: 64 '
+            "points. North wins on West's 9p with 111p 333p 555p 77p + 999p: full flush 6 + all "
+            "pungs 3 = 9 fan, capped at 8 = 64, paid by West. The 999p pung is completed by the "
+            "discard, so it is not four concealed pungs: no limit."
         ),
         "variant": HK,
         "hands": {
@@ -373,10 +383,10 @@ SPECS = [
     {
         "name": "hk_kong_replacement_win_is_self_drawn",
         "comment": (
-            "RULES.md Hong Kong: 'a win on a replacement tile is self-drawn' and 'A concealed kong, 2 from "
-            "each other player.' South declares 2222z (2 from each of E, W, N) and its replacement 6m "
-            "completes 123m 456m 678m 99m: half flush 3 + seat wind 1 + self-draw 1 = 5 fan = 24 from each. "
-            "S +6 +72 = +78."
+            'docs/rules.md, "Hong Kong three fan": a win on a replacement tile is self-drawn and '
+            "A concealed kong, 2 from each other player. South declares 2222z (2 from each of E, "
+            "W, N) and its replacement 6m completes 123m 456m 678m 99m: half flush 3 + seat wind "
+            "1 + self-draw 1 = 5 fan = 24 from each. S +6 +72 = +78."
         ),
         "variant": HK,
         "hands": {
@@ -406,9 +416,9 @@ SPECS = [
     {
         "name": "hk_earthly_hand",
         "comment": (
-            "RULES.md Hong Kong: 'These limit hands score the cap, 8: ... earthly hand' (a win on the "
-            "dealer's first discard) and '8: 64 points', paid by the discarder. East's first discard, 7z, "
-            "completes South's hand: E -64, S +64."
+            'docs/rules.md, "Hong Kong three fan": These limit hands score the cap, 8: ... '
+            "earthly hand (a win on the dealer's first discard) and 8: 64 points, paid by the "
+            "discarder. East's first discard, 7z, completes South's hand: E -64, S +64."
         ),
         "variant": HK,
         "hands": TWO_WAITS,
@@ -426,10 +436,11 @@ SPECS = [
     {
         "name": "hk_four_concealed_pungs_on_the_pair",
         "comment": (
-            "RULES.md Hong Kong: 'Four concealed pungs: a pung completed by a discard is not concealed. On a "
-            "discard win the winning tile must complete the pair.' North holds 111p 333p 555p 777p 9p and "
-            "wins on West's 9p, the pair: limit, 8 fan = 64, paid by West. (Compare hk_fan_capped_at_eight, "
-            "where the discard completes a pung: no limit.)"
+            'docs/rules.md, "Hong Kong three fan": Four concealed pungs: a pung completed by a '
+            "discard is not concealed. On a discard win the winning tile must complete the pair. "
+            "North holds 111p 333p 555p 777p 9p and wins on West's 9p, the pair: limit, 8 fan = "
+            "64, paid by West. (Compare hk_fan_capped_at_eight, where the discard completes a "
+            "pung: no limit.)"
         ),
         "variant": HK,
         "hands": {
@@ -452,8 +463,9 @@ SPECS = [
     {
         "name": "hk_seven_pairs",
         "comment": (
-            "RULES.md Hong Kong: 'Special hands, closed only: seven pairs' and 'Fan: seven pairs 4'. South "
-            "holds 11m 33m 55p 77p 99s 22z 6z and wins on West's 6z: 4 fan = 16, paid by West."
+            'docs/rules.md, "Hong Kong three fan": Special hands, closed only: seven pairs and '
+            "Fan: seven pairs 4. South holds 11m 33m 55p 77p 99s 22z 6z and wins on West's 6z: 4 "
+            "fan = 16, paid by West."
         ),
         "variant": HK,
         "hands": {
@@ -477,9 +489,10 @@ SPECS = [
     {
         "name": "refused_wall_not_the_tile_set",
         "comment": (
-            "CONTRACTS.md §5: 'The hands and the wall together hold the whole tile set exactly once.' The "
-            "wall of kaki3_discard_win_split with its last tile (5z, the first taken from the back) written "
-            "as 6z: exit 2, naming the missing 5z and the extra 6z."
+            'docs/cli.md, "mahjong-hall replay": The hands and the wall together hold the whole '
+            "tile set exactly once. The wall of kaki3_discard_win_split with its last tile (5z, "
+            "the first taken from the back) written as 6z: exit 2, naming the missing 5z and the "
+            "extra 6z."
         ),
         "variant": "kaki3",
         "bad_wall": {"last_tile": "6z"},
@@ -492,8 +505,8 @@ SPECS = [
     {
         "name": "refused_action_out_of_turn",
         "comment": (
-            "CONTRACTS.md §5: 'An action that is not legal where it stands exits 2.' East deals and must "
-            "discard first; South's discard as action 0 is refused."
+            'docs/cli.md, "mahjong-hall replay": An action that is not legal where it stands '
+            "exits 2. East deals and must discard first; South's discard as action 0 is refused."
         ),
         "variant": "kaki3",
         "hands": {"E": EAST, "S": SOUTH, "W": WEST},
@@ -505,8 +518,9 @@ SPECS = [
     {
         "name": "refused_win_without_a_winning_hand",
         "comment": (
-            "RULES.md: a win needs a complete hand of at least the table's minimum. South draws 4z, which "
-            "does not complete its hand, and declares a self-drawn win anyway: action 1 is refused, exit 2."
+            'docs/rules.md, "Hong Kong three fan": a win needs a complete hand of at least the '
+            "table's minimum. South draws 4z, which does not complete its hand, and declares a "
+            "self-drawn win anyway: action 1 is refused, exit 2."
         ),
         "variant": "kaki3",
         "hands": {"E": EAST, "S": SOUTH, "W": WEST},

@@ -30,10 +30,11 @@ SPECS = [
     {
         "name": "kaki3_dragon_liability_then_self_draw",
         "comment": (
-            "RULES.md Payments, dragon liability: '... or claim it and win later in the deal, you pay both "
-            "losers' shares'. As in kaki3_dragon_liability_claimed_then_wins_later, but South then draws its "
-            "winning 1p: a self-draw, where each loser's share is the full value 24. West pays both: 24 (win) "
-            "+ 24 (liability) = 48; East pays nothing. Nets: S +48, W -48, E 0."
+            'docs/rules.md, "3 Kaki: payments", dragon liability: ... or claim it and win later '
+            "in the deal, you pay both losers' shares. As in "
+            "kaki3_dragon_liability_claimed_then_wins_later, but South then draws its winning "
+            "1p: a self-draw, where each loser's share is the full value 24. West pays both: 24 "
+            "(win) + 24 (liability) = 48; East pays nothing. Nets: S +48, W -48, E 0."
         ),
         "variant": K,
         "hands": {
@@ -68,10 +69,11 @@ SPECS = [
     {
         "name": "kaki3_no_liability_before_two_sets_are_shown",
         "comment": (
-            "RULES.md dragon liability applies when 'a player shows two dragon sets, and you throw a tile of "
-            "the third dragon'. West throws 6z while South shows only its 5z pong; South pongs it (its second "
-            "set) and later wins on East's 1p with a concealed 777z: big dragons, limit, 24. No liability: "
-            "East (shooter) pays 24, West half, 12. Nets: S +36, E -24, W -12."
+            'docs/rules.md, "3 Kaki: payments": dragon liability applies when a player shows two '
+            "dragon sets, and you throw a tile of the third dragon. West throws 6z while South "
+            "shows only its 5z pong; South pongs it (its second set) and later wins on East's 1p "
+            "with a concealed 777z: big dragons, limit, 24. No liability: East (shooter) pays "
+            "24, West half, 12. Nets: S +36, E -24, W -12."
         ),
         "variant": K,
         "hands": {
@@ -103,11 +105,13 @@ SPECS = [
     {
         "name": "kaki3_last_tile_win_is_a_limit",
         "comment": (
-            "Seed 000: 'Last Tile Win, Limit: winning on the last tile there is to draw'; RULES.md extra Fei "
-            "and square-up. In the 7-tile-end frame South's 22nd draw, the last drawable tile, is 4z and "
-            "completes 123p 123p 2z2z-Fei 3z3z-Fei 44z: limit, 24 from each (self-drawn). Extra Fei: South "
-            "holds 2, East 0 (pays 2), West 2 (pays 0). Square-up: East 1f 1n 1a 1c = 4; West 4f 4n 4a 3c "
-            "+ 2 Fei x 2 = 8: East pays West 4. Nets: S +50, E -24-2-4 = -30, W -24+4 = -20."
+            'docs/scoring.md, "3 Kaki patterns": Last Tile Win, Limit: winning on the last tile '
+            'there is to draw; docs/rules.md, "3 Kaki: payments", extra Fei and squaring up. In '
+            "the 7-tile-end frame South's 22nd draw, the last drawable tile, is 4z and completes "
+            "123p 123p 2z2z-Fei 3z3z-Fei 44z: limit, 24 from each (self-drawn). Extra Fei: South "
+            "holds 2, East 0 (pays 2), West 2 (pays 0). Square-up: East 1f 1n 1a 1c = 4; West 4f "
+            "4n 4a 3c + 2 Fei x 2 = 8: East pays West 4. Nets: S +50, E -24-2-4 = -30, W -24+4 = "
+            "-20."
         ),
         "variant": K,
         "hands": {"E": END_EAST, "S": END_SOUTH, "W": END_WEST},
@@ -130,12 +134,13 @@ SPECS = [
     {
         "name": "kaki3_last_discard_win_is_a_limit",
         "comment": (
-            "Seed 000: 'Last Discard Win, Limit: winning on the hand's last discard'; RULES.md: 'any limit hand "
-            "is 10' and 'limit: 24'. South draws the last "
-            "drawable tile, 9p, and throws it; West wins on it (44p 55p 66p 7p 88p 11z + two Fei): limit, 24. "
-            "South (shooter) pays 24, East 12. Extra Fei: West holds 2, South 2 (pays 0), East 0 (pays 2). "
-            "Square-up: East 1f 1n 1a 1c = 4; South 2a 3a 2c + 2 Fei x 2 = 7: East pays South 3. "
-            "Nets: W +38, S -24+3 = -21, E -12-2-3 = -17."
+            'docs/scoring.md, "3 Kaki patterns": Last Discard Win, Limit: winning on the hand\'s '
+            'last discard; docs/rules.md, "3 Kaki: fan and limit hands": any limit hand is 10 '
+            "and limit: 24. South draws the last drawable tile, 9p, and throws it; West wins on "
+            "it (44p 55p 66p 7p 88p 11z + two Fei): limit, 24. South (shooter) pays 24, East 12. "
+            "Extra Fei: West holds 2, South 2 (pays 0), East 0 (pays 2). Square-up: East 1f 1n "
+            "1a 1c = 4; South 2a 3a 2c + 2 Fei x 2 = 7: East pays South 3. Nets: W +38, S -24+3 "
+            "= -21, E -12-2-3 = -17."
         ),
         "variant": K,
         "hands": {"E": END_EAST, "S": END_SOUTH, "W": END_WEST},
@@ -158,9 +163,10 @@ SPECS = [
     {
         "name": "kaki3_bonus_tile_with_no_replacement_ends_drawn",
         "comment": (
-            "RULES.md: 'A bonus tile that needs a replacement when none can be had ends the deal, drawn.' "
-            "South's 22nd draw, the last drawable tile, is the face 4c; with 7 tiles left it cannot be "
-            "replaced: drawn, nothing paid. South, the last to draw, deals next."
+            'docs/rules.md, "3 Kaki: the tiles, the deal and the wall": A bonus tile that needs '
+            "a replacement when none can be had ends the deal, drawn. South's 22nd draw, the "
+            "last drawable tile, is the face 4c; with 7 tiles left it cannot be replaced: drawn, "
+            "nothing paid. South, the last to draw, deals next."
         ),
         "variant": K,
         "hands": {"E": END_EAST, "S": END_SOUTH, "W": END_WEST},
@@ -178,10 +184,11 @@ SPECS = [
     {
         "name": "kaki3_kong_refused_with_no_replacement",
         "comment": (
-            "RULES.md: 'No kong and no sinking when no replacement can be had.' In "
-            "kaki3_drawn_deal_pays_nothing_more East holds four 7z from its deal replacements; having drawn "
-            "the last drawable tile (the 21st, 7 left) it tries to declare them: refused, exit 2 (action 22: "
-            "0 the 9p kong, 1 East's discard, 2-21 the first 20 draws thrown)."
+            'docs/rules.md, "3 Kaki: the tiles, the deal and the wall": No kong and no sinking '
+            "when no replacement can be had. In kaki3_drawn_deal_pays_nothing_more East holds "
+            "four 7z from its deal replacements; having drawn the last drawable tile (the 21st, "
+            "7 left) it tries to declare them: refused, exit 2 (action 22: 0 the 9p kong, 1 "
+            "East's discard, 2-21 the first 20 draws thrown)."
         ),
         "variant": K,
         "hands": {"E": "9999p 1z 2z 3z 8p 1f 2f 1n 2n 1a 1c", "S": END_SOUTH, "W": END_WEST},
@@ -198,9 +205,10 @@ SPECS = [
     {
         "name": "kaki3_timeout_next_dealer_is_last_to_draw",
         "comment": (
-            "RULES.md Next dealer: 'After a drawn deal (wall or time limit), the last player who drew.' The "
-            "room's timeout ends the deal when South has drawn (nobody could claim East's 1z) and not yet "
-            "thrown: outcome timeout, nothing settled, South deals next."
+            'docs/rules.md, "3 Kaki: the next dealer": After a drawn deal (wall or time limit), '
+            "the last player who drew. The room's timeout ends the deal when South has drawn "
+            "(nobody could claim East's 1z) and not yet thrown: outcome timeout, nothing "
+            "settled, South deals next."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 5z 1a 2a 3a", "W": WEST},
@@ -218,11 +226,12 @@ SPECS = [
     {
         "name": "kaki3_square_up_counts_shown_fei_pong_not_concealed_pong",
         "comment": (
-            "RULES.md square-up counts 'the fan of their scoring honour sets on the table (exposed sets and "
-            "concealed kongs)' and 'twice their Fei'. West pongs East's 6z with 6z + Fei (a dragon set on the "
-            "table: 1) and keeps a concealed 111z in hand (not on the table: 0); its Fei counts 2: total 3. "
-            "East: 0. East pays West 3. South wins on West's 7z (5 fan = 8): West 8, East 4; South holds no "
-            "Fei. Nets: S +12, W -8+3 = -5, E -4-3 = -7."
+            'docs/rules.md, "3 Kaki: payments": the square-up counts the fan of their scoring '
+            "honour sets on the table (exposed sets and concealed kongs) and twice their Fei. "
+            "West pongs East's 6z with 6z + Fei (a dragon set on the table: 1) and keeps a "
+            "concealed 111z in hand (not on the table: 0); its Fei counts 2: total 3. East: 0. "
+            "East pays West 3. South wins on West's 7z (5 fan = 8): West 8, East 4; South holds "
+            "no Fei. Nets: S +12, W -8+3 = -5, E -4-3 = -7."
         ),
         "variant": K,
         "hands": {
@@ -246,9 +255,10 @@ SPECS = [
     {
         "name": "kaki3_four_fei_limit_and_extra_fei",
         "comment": (
-            "RULES.md: '\"Four Fei\" counts every Fei the winner holds' (a limit, 24) and extra Fei. South holds "
-            "all four Fei and wins on West's 7z: 123p 456p 78p-Fei 5z-Fei-Fei 7z-Fei. West 24, East 12; each "
-            "loser holds 0 Fei: 4 extra_fei each. Nets: S +44, W -28, E -16."
+            'docs/rules.md, "3 Kaki: fan and limit hands" and docs/rules.md, "3 Kaki: payments": '
+            '"Four Fei" counts every Fei the winner holds (a limit, 24) and extra Fei. South '
+            "holds all four Fei and wins on West's 7z: 123p 456p 78p-Fei 5z-Fei-Fei 7z-Fei. West "
+            "24, East 12; each loser holds 0 Fei: 4 extra_fei each. Nets: S +44, W -28, E -16."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 78p jjjj 1a", "W": WEST},
@@ -271,10 +281,11 @@ SPECS = [
     {
         "name": "kaki3_kong_replacement_win",
         "comment": (
-            "RULES.md kongs: 'concealed, 2 from each other player'; seed: 'Kong Replacement Win 1'. South "
-            "draws 5z, declares 2222z (2 from East and West) and its replacement 9p completes 123p 456p 789p "
-            "55z: seat wind set 1 + half flush 1 + kong replacement win 1 + animals 2 = 5 fan = 8, self-drawn: "
-            "8 from each. Nets: S +4 +16 = +20, E -10, W -10."
+            'docs/rules.md, "3 Kaki: payments", kongs: concealed, 2 from each other player; '
+            'docs/scoring.md, "3 Kaki patterns": Kong Replacement Win 1. South draws 5z, '
+            "declares 2222z (2 from East and West) and its replacement 9p completes 123p 456p "
+            "789p 55z: seat wind set 1 + half flush 1 + kong replacement win 1 + animals 2 = 5 "
+            "fan = 8, self-drawn: 8 from each. Nets: S +4 +16 = +20, E -10, W -10."
         ),
         "variant": K,
         "hands": {"E": EAST_NO_2Z, "S": "2222z 123p 456p 8p 1a 2a", "W": WEST_NO_2Z},
@@ -304,11 +315,13 @@ SPECS = [
     {
         "name": "kaki3_heavenly_hand_after_deal_replacement",
         "comment": (
-            "Seed 000: 'Heavenly Hand, Limit: the Dealer wins on the dealt tiles.'; RULES.md: bonus tiles are "
-            "replaced 'in the deal', 'any limit hand is 10', 'limit: 24'. East's dealt 1a is laid "
-            "out and replaced (7z) in the deal, as every bonus tile is; East then holds 123p 456p 789p 555z "
-            "77z and wins before any discard. The deal's replacement is part of the dealt hand, not a "
-            "bonus-replacement win: heavenly hand, limit, 24 from each. Nets: E +48, S -24, W -24."
+            'docs/scoring.md, "3 Kaki patterns": Heavenly Hand, Limit: the Dealer wins on the '
+            'dealt tiles.; docs/rules.md, "3 Kaki: the tiles, the deal and the wall" and '
+            'docs/rules.md, "3 Kaki: payments": bonus tiles are replaced in the deal, any limit '
+            "hand is 10, limit: 24. East's dealt 1a is laid out and replaced (7z) in the deal, "
+            "as every bonus tile is; East then holds 123p 456p 789p 555z 77z and wins before any "
+            "discard. The deal's replacement is part of the dealt hand, not a bonus-replacement "
+            "win: heavenly hand, limit, 24 from each. Nets: E +48, S -24, W -24."
         ),
         "variant": K,
         "hands": {
@@ -330,9 +343,11 @@ SPECS = [
     {
         "name": "kaki3_earthly_hand",
         "comment": (
-            "Seed 000: 'Earthly Hand, Limit: winning on the Dealer's first discard'; RULES.md 'limit: 24' and "
-            "the discard split. East's very first discard, 7z, completes South's hand: limit, 24 from East "
-            "(shooter), 12 from West. Nets: S +36, E -24, W -12."
+            'docs/scoring.md, "3 Kaki patterns": Earthly Hand, Limit: winning on the Dealer\'s '
+            'first discard; docs/rules.md, "3 Kaki: fan and limit hands" and docs/rules.md, "3 '
+            "Kaki: payments\": limit: 24 and the discard split. East's very first discard, 7z, "
+            "completes South's hand: limit, 24 from East (shooter), 12 from West. Nets: S +36, E "
+            "-24, W -12."
         ),
         "variant": K,
         "hands": {
@@ -354,10 +369,11 @@ SPECS = [
     {
         "name": "kaki3_sunk_fei_is_a_bonus_tile_for_no_bonus_tiles",
         "comment": (
-            'RULES.md: \'"No Bonus Tiles" is a limit hand ... A Fei held in the hand or in a shown set is not '
-            "a bonus tile; a sunk Fei is.' South is dealt no bonus tile, sinks its Fei and wins on the "
-            "replacement 4z: 123p 456p 555z 666z 44z = dragon sets 2 + half flush 1 + Fei set aside 1 + bonus "
-            "replacement win 1 = 5 fan = 8, not the limit. Self-drawn: 8 from each, and 1 each for the sunk "
+            'docs/rules.md, "3 Kaki: fan and limit hands": "No Bonus Tiles" is a limit hand ... '
+            "A Fei held in the hand or in a shown set is not a bonus tile; a sunk Fei is. South "
+            "is dealt no bonus tile, sinks its Fei and wins on the replacement 4z: 123p 456p "
+            "555z 666z 44z = dragon sets 2 + half flush 1 + Fei set aside 1 + bonus replacement "
+            "win 1 = 5 fan = 8, not the limit. Self-drawn: 8 from each, and 1 each for the sunk "
             "Fei. Nets: S +18, E -9, W -9."
         ),
         "variant": K,
@@ -388,11 +404,12 @@ SPECS = [
     {
         "name": "kaki3_extra_fei_two_against_one",
         "comment": (
-            "RULES.md extra Fei: 'each loser pays the winner 1 point for each Fei the winner holds beyond the "
-            "loser's own count'. South wins on West's 7z holding two Fei (78p-Fei, 7z-Fei eye): dragon set 1 "
-            "+ half flush 1 + animals 3 = 5 fan = 8; West 8, East 4. East holds one Fei: pays 2 - 1 = 1; West "
-            "none: pays 2. Square-up: East's Fei counts 2, West 0: West pays East 2. "
-            "Nets: S +15, E -4-1+2 = -3, W -8-2-2 = -12."
+            'docs/rules.md, "3 Kaki: payments", extra Fei: each loser pays the winner 1 point '
+            "for each Fei the winner holds beyond the loser's own count. South wins on West's 7z "
+            "holding two Fei (78p-Fei, 7z-Fei eye): dragon set 1 + half flush 1 + animals 3 = 5 "
+            "fan = 8; West 8, East 4. East holds one Fei: pays 2 - 1 = 1; West none: pays 2. "
+            "Square-up: East's Fei counts 2, West 0: West pays East 2. Nets: S +15, E -4-1+2 = "
+            "-3, W -8-2-2 = -12."
         ),
         "variant": K,
         "hands": {
@@ -420,9 +437,10 @@ SPECS = [
     {
         "name": "kaki3_all_chow_full_flush",
         "comment": (
-            "Seed 000 / RULES.md fan: 'All Chow needs four chows and an eye of Tong' (1), full flush (3). "
-            "South wins on West's 5p with 123p 234p 567p 789p 55p and one animal: 3 + 1 + 1 = 5 fan = 8. "
-            "West 8, East 4. Nets: S +12, W -8, E -4."
+            'docs/scoring.md, "3 Kaki patterns" and docs/rules.md, "3 Kaki: fan and limit '
+            'hands": All Chow needs four chows and an eye of Tong (1), full flush (3). South '
+            "wins on West's 5p with 123p 234p 567p 789p 55p and one animal: 3 + 1 + 1 = 5 fan = "
+            "8. West 8, East 4. Nets: S +12, W -8, E -4."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 234p 567p 789p 1a", "W": "55p 66p 77p 88p 99p 2z 3z 7z"},
@@ -440,10 +458,11 @@ SPECS = [
     {
         "name": "kaki3_kang_kang_hu_on_a_discard_pong",
         "comment": (
-            "RULES.md: 'Kang Kang Hu (four concealed pongs): four pongs ... made in the hand, with the winning "
-            "tile completing one of the pongs, never the eye. A pong completed by the winning discard still "
-            "counts.' South holds 333p 888p 555z 77z 44z and wins on West's 7z, completing 777z: limit, 24. "
-            "West 24, East 12. Nets: S +36, W -24, E -12."
+            'docs/rules.md, "3 Kaki: fan and limit hands": Kang Kang Hu (four concealed pongs): '
+            "four pongs ... made in the hand, with the winning tile completing one of the pongs, "
+            "never the eye. A pong completed by the winning discard still counts. South holds "
+            "333p 888p 555z 77z 44z and wins on West's 7z, completing 777z: limit, 24. West 24, "
+            "East 12. Nets: S +36, W -24, E -12."
         ),
         "variant": K,
         "hands": {
@@ -465,9 +484,10 @@ SPECS = [
     {
         "name": "kaki3_four_pongs_won_on_the_eye_is_not_kang_kang_hu",
         "comment": (
-            "RULES.md: Kang Kang Hu needs 'the winning tile completing one of the pongs, never the eye'. South "
-            "holds 333p 888p 555z 777z 4z and wins on West's 4z, the eye: no limit. All pong 2 + dragon sets 2 "
-            "+ half flush 1 + animal 1 = 6 fan = 10. West 10, East 5. Nets: S +15, W -10, E -5."
+            'docs/rules.md, "3 Kaki: fan and limit hands": Kang Kang Hu needs the winning tile '
+            "completing one of the pongs, never the eye. South holds 333p 888p 555z 777z 4z and "
+            "wins on West's 4z, the eye: no limit. All pong 2 + dragon sets 2 + half flush 1 + "
+            "animal 1 = 6 fan = 10. West 10, East 5. Nets: S +15, W -10, E -5."
         ),
         "variant": K,
         "hands": {

@@ -28,10 +28,11 @@ SPECS = [
     {
         "name": "kaki3_discard_win_split",
         "comment": (
-            "RULES.md Payments: 'On a discard win the shooter pays the value and the other loser half.' "
-            "South wins on West's 7z with 123p 456p 789p 555z 77z and three animals: dragon set 1 + half flush 1 "
-            "+ animals 3 = 5 fan = 8 points. West (shooter) pays 8, East pays 8/2 = 4. No Fei, and the losers "
-            "hold nothing that squares up (0 vs 0). Nets: S +12, W -8, E -4. The winner deals next."
+            'docs/rules.md, "3 Kaki: payments": On a discard win the shooter pays the value and '
+            "the other loser half. South wins on West's 7z with 123p 456p 789p 555z 77z and "
+            "three animals: dragon set 1 + half flush 1 + animals 3 = 5 fan = 8 points. West "
+            "(shooter) pays 8, East pays 8/2 = 4. No Fei, and the losers hold nothing that "
+            "squares up (0 vs 0). Nets: S +12, W -8, E -4. The winner deals next."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": SOUTH, "W": WEST},
@@ -49,9 +50,10 @@ SPECS = [
     {
         "name": "kaki3_self_draw_both_pay",
         "comment": (
-            "RULES.md Payments: 'On a self-draw (Ji Mo) both pay the value.' and 'Self-draw scores nothing at "
-            "this table.' South draws the 7z it waits on: dragon set 1 + half flush 1 + animals 3 = 5 fan "
-            "(no self-draw fan) = 8 points from each of East and West. Nets: S +16, E -8, W -8."
+            'docs/rules.md, "3 Kaki: payments": On a self-draw (Ji Mo) both pay the value. and '
+            "Self-draw scores nothing at this table. South draws the 7z it waits on: dragon set "
+            "1 + half flush 1 + animals 3 = 5 fan (no self-draw fan) = 8 points from each of "
+            "East and West. Nets: S +16, E -8, W -8."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": SOUTH, "W": WEST},
@@ -69,9 +71,10 @@ SPECS = [
     {
         "name": "kaki3_six_fan_discard_win",
         "comment": (
-            "RULES.md Payments: 'Win value by fan: 5: 8, 6: 10' and the half share. South holds three animals "
-            "and a face (1c): dragon set 1 + half flush 1 + animals 3 + face 1 = 6 fan = 10 points. West "
-            "(shooter) pays 10, East pays 10/2 = 5. Nets: S +15, W -10, E -5."
+            'docs/rules.md, "3 Kaki: payments": Win value by fan: 5: 8, 6: 10 and the half '
+            "share. South holds three animals and a face (1c): dragon set 1 + half flush 1 + "
+            "animals 3 + face 1 = 6 fan = 10 points. West (shooter) pays 10, East pays 10/2 = 5. "
+            "Nets: S +15, W -10, E -5."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 1a 2a 3a 1c", "W": WEST},
@@ -93,9 +96,10 @@ SPECS = [
     {
         "name": "kaki3_limit_no_bonus_tiles",
         "comment": (
-            "RULES.md: '\"No Bonus Tiles\" is a limit hand on any winning shape' and 'limit: 24'. South wins "
-            "123p 456p 789p 555z 77z holding no bonus tile at all: limit, 10 fan, 24 points. West (shooter) "
-            "pays 24, East pays 24/2 = 12. Nets: S +36, W -24, E -12."
+            'docs/rules.md, "3 Kaki: fan and limit hands": "No Bonus Tiles" is a limit hand on '
+            "any winning shape and limit: 24. South wins 123p 456p 789p 555z 77z holding no "
+            "bonus tile at all: limit, 10 fan, 24 points. West (shooter) pays 24, East pays 24/2 "
+            "= 12. Nets: S +36, W -24, E -12."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 555z 7z", "W": WEST},
@@ -113,11 +117,12 @@ SPECS = [
     {
         "name": "kaki3_dealer_wins_dong_set_twice",
         "comment": (
-            "RULES.md Fan: 'the East set (East is always the round wind, so it scores for everyone and twice "
-            "for the dealer)'; Next dealer: 'the winner'. East wins on West's 7z with a concealed 111z, "
-            "123p 456p 789p, eye 77z, holding animal 1a and its own flower 1f: dong set 1 + seat wind set 1 + "
-            "half flush 1 + animal 1 + own flower 1 = 5 fan = 8 points. West pays 8, South 4. Nets: E +12, "
-            "W -8, S -4. East keeps the deal."
+            'docs/rules.md, "3 Kaki: fan and limit hands": the East set (East is always the '
+            'round wind, so it scores for everyone and twice for the dealer); docs/rules.md, "3 '
+            "Kaki: the next dealer\": the winner. East wins on West's 7z with a concealed 111z, "
+            "123p 456p 789p, eye 77z, holding animal 1a and its own flower 1f: dong set 1 + seat "
+            "wind set 1 + half flush 1 + animal 1 + own flower 1 = 5 fan = 8 points. West pays "
+            "8, South 4. Nets: E +12, W -8, S -4. East keeps the deal."
         ),
         "variant": K,
         "hands": {
@@ -141,11 +146,13 @@ SPECS = [
     {
         "name": "kaki3_dragon_liability_wins_on_the_tile",
         "comment": (
-            "RULES.md Payments, dragon liability: 'a player shows two dragon sets, and you throw a tile of "
-            "the third dragon. If they win on that tile ... you pay both losers' shares'. South pongs 5z from "
-            "East and 6z from West, then West throws 7z and South wins on it (eye 77z with 123p 456p): "
-            "dragon sets 2 + little dragons 3 + half flush 1 + animal 1 = 7 fan = 12 points. West pays its "
-            "shooter's share 12 (win) and East's half 6 (liability); East pays nothing. Nets: S +18, W -18, E 0."
+            'docs/rules.md, "3 Kaki: payments", dragon liability: a player shows two dragon '
+            "sets, and you throw a tile of the third dragon. If they win on that tile ... you "
+            "pay both losers' shares. South pongs 5z from East and 6z from West, then West "
+            "throws 7z and South wins on it (eye 77z with 123p 456p): dragon sets 2 + little "
+            "dragons 3 + half flush 1 + animal 1 = 7 fan = 12 points. West pays its shooter's "
+            "share 12 (win) and East's half 6 (liability); East pays nothing. Nets: S +18, W "
+            "-18, E 0."
         ),
         "variant": K,
         "hands": {
@@ -180,11 +187,12 @@ SPECS = [
     {
         "name": "kaki3_dragon_liability_claimed_then_wins_later",
         "comment": (
-            "RULES.md Payments, dragon liability: '... or claim it and win later in the deal, you pay both "
-            "losers' shares of the win payment.' South shows 5z and 6z pongs; West throws 7z, South pongs it "
-            "(big dragons, a limit: 24 points) and later wins on East's 1p (123p, eye 99p). East is the "
-            "shooter, but West is liable: West pays its own half share 12 (win) and East's full share 24 "
-            "(liability); East pays nothing. Nets: S +36, W -36, E 0."
+            'docs/rules.md, "3 Kaki: payments", dragon liability: ... or claim it and win later '
+            "in the deal, you pay both losers' shares of the win payment. South shows 5z and 6z "
+            "pongs; West throws 7z, South pongs it (big dragons, a limit: 24 points) and later "
+            "wins on East's 1p (123p, eye 99p). East is the shooter, but West is liable: West "
+            "pays its own half share 12 (win) and East's full share 24 (liability); East pays "
+            "nothing. Nets: S +36, W -36, E 0."
         ),
         "variant": K,
         "hands": {
@@ -219,9 +227,10 @@ SPECS = [
     {
         "name": "kaki3_concealed_kong_pays_two_each",
         "comment": (
-            "RULES.md Payments: 'Kongs, at once: concealed, 2 from each other player.' East declares 9999p "
-            "before its first discard, takes 3p from the back and throws 1z. South and West pay 2 each: "
-            "E +4, S -2, W -2. The actions end with South to play: outcome null (docs/scenarios.md)."
+            'docs/rules.md, "3 Kaki: payments": Kongs, at once: concealed, 2 from each other '
+            "player. East declares 9999p before its first discard, takes 3p from the back and "
+            "throws 1z. South and West pay 2 each: E +4, S -2, W -2. The actions end with South "
+            "to play: outcome null (docs/scenarios.md)."
         ),
         "variant": K,
         "hands": {
@@ -243,9 +252,10 @@ SPECS = [
     {
         "name": "kaki3_added_kong_pays_one_each",
         "comment": (
-            "RULES.md Payments: 'Kongs, at once: ... Added, 1 from each.' South pongs East's 2z, later draws "
-            "the fourth 2z and adds it (replacement 6p from the back, thrown). East and West pay 1 each: "
-            "S +2, E -1, W -1. Outcome null: West is to play."
+            'docs/rules.md, "3 Kaki: payments": Kongs, at once: ... Added, 1 from each. South '
+            "pongs East's 2z, later draws the fourth 2z and adds it (replacement 6p from the "
+            "back, thrown). East and West pay 1 each: S +2, E -1, W -1. Outcome null: West is to "
+            "play."
         ),
         "variant": K,
         "hands": {
@@ -275,9 +285,9 @@ SPECS = [
     {
         "name": "kaki3_discard_kong_paid_by_discarder",
         "comment": (
-            "RULES.md Payments: 'Kongs, at once: ... From a discard, 2 from the discarder.' South holds 888p "
-            "and kongs East's 8p, takes 9p from the back and throws 1z. East pays 2, West nothing: "
-            "S +2, E -2, W 0. Outcome null: West is to play."
+            'docs/rules.md, "3 Kaki: payments": Kongs, at once: ... From a discard, 2 from the '
+            "discarder. South holds 888p and kongs East's 8p, takes 9p from the back and throws "
+            "1z. East pays 2, West nothing: S +2, E -2, W 0. Outcome null: West is to play."
         ),
         "variant": K,
         "hands": {
@@ -299,9 +309,10 @@ SPECS = [
     {
         "name": "kaki3_family_complete_in_the_deal_paid_four",
         "comment": (
-            "RULES.md Payments, families: 'paid 2 by each other player. It is paid 4 if the family was "
-            "complete when the deal's replacements ended, before the first discard.' South is dealt all four "
-            "animals: East and West pay 4 each. S +8, E -4, W -4. Outcome null after East's first discard."
+            'docs/rules.md, "3 Kaki: payments", families: paid 2 by each other player. It is '
+            "paid 4 if the family was complete when the deal's replacements ended, before the "
+            "first discard. South is dealt all four animals: East and West pay 4 each. S +8, E "
+            "-4, W -4. Outcome null after East's first discard."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 1a 2a 3a 4a", "W": WEST},
@@ -319,10 +330,12 @@ SPECS = [
     {
         "name": "kaki3_family_completed_by_deal_replacement_paid_four",
         "comment": (
-            "RULES.md: bonus tiles are replaced 'in the deal ... again until no hand holds a bonus tile', and a "
-            "family 'complete when the deal's replacements ended' is paid 4. South is dealt 1f 2f 3f; its "
-            "first replacement is 4f, itself replaced (5z). The flowers are complete before the first "
-            "discard: East and West pay 4 each. S +8, E -4, W -4."
+            'docs/rules.md, "3 Kaki: the tiles, the deal and the wall" and docs/rules.md, "3 '
+            'Kaki: payments": bonus tiles are replaced in the deal ... again until no hand holds '
+            "a bonus tile, and a family complete when the deal's replacements ended is paid 4. "
+            "South is dealt 1f 2f 3f; its first replacement is 4f, itself replaced (5z). The "
+            "flowers are complete before the first discard: East and West pay 4 each. S +8, E "
+            "-4, W -4."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 7z 1f 2f 3f", "W": WEST},
@@ -340,9 +353,10 @@ SPECS = [
     {
         "name": "kaki3_family_completed_later_paid_two",
         "comment": (
-            "RULES.md Payments, families: 'a complete family of four ... is paid 2 by each other player' when "
-            "it is completed after the deal. South is dealt 1a 2a 3a and draws 4a on its first turn (replaced "
-            "by 3z from the back, thrown): East and West pay 2 each. S +4, E -2, W -2."
+            'docs/rules.md, "3 Kaki: payments", families: a complete family of four ... is paid '
+            "2 by each other player when it is completed after the deal. South is dealt 1a 2a 3a "
+            "and draws 4a on its first turn (replaced by 3z from the back, thrown): East and "
+            "West pay 2 each. S +4, E -2, W -2."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": SOUTH, "W": WEST},
@@ -360,10 +374,11 @@ SPECS = [
     {
         "name": "kaki3_extra_fei_held_in_hand",
         "comment": (
-            "RULES.md Payments, extra Fei: 'each loser pays the winner 1 point for each Fei the winner holds "
-            "beyond the loser's own count ... Count Fei in hand'. South wins 123p 456p 7p-j-9p 555z 77z "
-            "(the Fei stands for 8p): dragon set 1 + half flush 1 + animals 3 = 5 fan = 8. West pays 8, East 4; "
-            "South holds 1 Fei, East and West none: each pays 1 extra_fei. Nets: S +14, W -9, E -5."
+            'docs/rules.md, "3 Kaki: payments", extra Fei: each loser pays the winner 1 point '
+            "for each Fei the winner holds beyond the loser's own count ... Count Fei in hand. "
+            "South wins 123p 456p 7p-j-9p 555z 77z (the Fei stands for 8p): dragon set 1 + half "
+            "flush 1 + animals 3 = 5 fan = 8. West pays 8, East 4; South holds 1 Fei, East and "
+            "West none: each pays 1 extra_fei. Nets: S +14, W -9, E -5."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 7p j 5z 5z 1a 2a 3a", "W": WEST},
@@ -386,11 +401,13 @@ SPECS = [
     {
         "name": "kaki3_extra_fei_shown_set_both_directions",
         "comment": (
-            "RULES.md: 'A pong from a discard may use one Fei and one real copy' and extra Fei 'beyond the "
-            "loser's own count (never below 0). Count Fei ... in shown sets'. South pongs East's 5p with "
-            "5p+Fei and wins on West's 7z: dragon set 1 + half flush 1 + animals 3 = 5 fan = 8; West pays 8, "
-            "East 4. South holds 1 Fei (in the shown pong); East holds 2 in hand: max(0, 1-2) = 0; West holds "
-            "0: pays 1. Losers square up: East 2 Fei x 2 = 4, West 0: West pays East 4. Nets: S +13, E 0, W -13."
+            'docs/rules.md, "3 Kaki: Fei" and docs/rules.md, "3 Kaki: payments": A pong from a '
+            "discard may use one Fei and one real copy and extra Fei beyond the loser's own "
+            "count (never below 0). Count Fei ... in shown sets. South pongs East's 5p with "
+            "5p+Fei and wins on West's 7z: dragon set 1 + half flush 1 + animals 3 = 5 fan = 8; "
+            "West pays 8, East 4. South holds 1 Fei (in the shown pong); East holds 2 in hand: "
+            "max(0, 1-2) = 0; West holds 0: pays 1. Losers square up: East 2 Fei x 2 = 4, West "
+            "0: West pays East 4. Nets: S +13, E 0, W -13."
         ),
         "variant": K,
         "hands": {
@@ -417,10 +434,11 @@ SPECS = [
     {
         "name": "kaki3_extra_fei_sunk",
         "comment": (
-            "RULES.md Sinking: a sunk Fei 'joins your bonus tiles (1 fan each ...)'; extra Fei counts Fei "
-            "'sunk'. South draws 7z, sinks its Fei (replacement 3z from the back, thrown), and wins on West's "
-            "7z: dragon set 1 + half flush 1 + animals 2 + Fei set aside 1 = 5 fan = 8. West pays 8, East 4, "
-            "and each pays 1 for South's sunk Fei. Nets: S +14, W -9, E -5."
+            'docs/rules.md, "3 Kaki: in play", sinking: a sunk Fei joins your bonus tiles (1 fan '
+            "each ...); extra Fei counts Fei sunk. South draws 7z, sinks its Fei (replacement 3z "
+            "from the back, thrown), and wins on West's 7z: dragon set 1 + half flush 1 + "
+            "animals 2 + Fei set aside 1 = 5 fan = 8. West pays 8, East 4, and each pays 1 for "
+            "South's sunk Fei. Nets: S +14, W -9, E -5."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 5z j 1a 2a", "W": WEST},
@@ -445,10 +463,11 @@ SPECS = [
     {
         "name": "kaki3_square_up_west_pays_east",
         "comment": (
-            "RULES.md Payments, the losers square up: each counts 'their scoring bonus tiles, those that would "
-            "score them fan'. East holds 1f (its own flower), 2f (not East's), 4n (everyone's) and face 1c: "
-            "count 3. West holds 3n (its own season): count 1. West pays East 3 - 1 = 2. South's win as in "
-            "kaki3_discard_win_split: 8 from West, 4 from East. Nets: S +12, E -2, W -10."
+            'docs/rules.md, "3 Kaki: payments", squaring up: each counts their scoring bonus '
+            "tiles, those that would score them fan. East holds 1f (its own flower), 2f (not "
+            "East's), 4n (everyone's) and face 1c: count 3. West holds 3n (its own season): "
+            "count 1. West pays East 3 - 1 = 2. South's win as in kaki3_discard_win_split: 8 "
+            "from West, 4 from East. Nets: S +12, E -2, W -10."
         ),
         "variant": K,
         "hands": {
@@ -472,11 +491,12 @@ SPECS = [
     {
         "name": "kaki3_square_up_east_pays_west",
         "comment": (
-            "RULES.md Payments, the losers square up: scoring bonus tiles, 'the fan of their scoring honour "
-            "sets on the table (exposed sets ...)', 'twice their Fei'; 'The lower count pays the other the "
-            "difference'. West pongs North (bei set, 1 fan for everyone) and holds 3f (own flower), 4f and one "
-            "Fei: 1 + 1 + 1 + 2x1 = 5. East holds face 1c: 1. East pays West 4. South wins on West's 7z "
-            "(5 fan = 8): West 8, East 4. South holds no Fei, so no extra Fei. Nets: S +12, E -8, W -4."
+            'docs/rules.md, "3 Kaki: payments", squaring up: scoring bonus tiles, the fan of '
+            "their scoring honour sets on the table (exposed sets ...), twice their Fei; The "
+            "lower count pays the other the difference. West pongs North (bei set, 1 fan for "
+            "everyone) and holds 3f (own flower), 4f and one Fei: 1 + 1 + 1 + 2x1 = 5. East "
+            "holds face 1c: 1. East pays West 4. South wins on West's 7z (5 fan = 8): West 8, "
+            "East 4. South holds no Fei, so no extra Fei. Nets: S +12, E -8, W -4."
         ),
         "variant": K,
         "hands": {
@@ -500,12 +520,13 @@ SPECS = [
     {
         "name": "kaki3_square_up_families_and_dealer_east_set",
         "comment": (
-            "RULES.md Payments: families at once, and the square-up count of 'their scoring bonus tiles; "
-            "their complete families; the fan of their scoring honour sets on the table; twice their Fei'. "
-            "East is dealt the four faces (paid 4 by South and West, complete in the deal) and pongs South's "
-            "1z (the East set is 2 fan for the dealer). East counts 4 faces + 1 family + 2 = 7; West holds "
-            "two Fei: 2x2 = 4. West pays East 3. South wins on East's 7z (5 fan = 8): East 8, West 4. "
-            "Nets: E +4+4-8+3 = +3, S -4+12 = +8, W -4-4-3 = -11."
+            'docs/rules.md, "3 Kaki: payments": families at once, and the square-up count of '
+            "their scoring bonus tiles; their complete families; the fan of their scoring honour "
+            "sets on the table; twice their Fei. East is dealt the four faces (paid 4 by South "
+            "and West, complete in the deal) and pongs South's 1z (the East set is 2 fan for the "
+            "dealer). East counts 4 faces + 1 family + 2 = 7; West holds two Fei: 2x2 = 4. West "
+            "pays East 3. South wins on East's 7z (5 fan = 8): East 8, West 4. Nets: E +4+4-8+3 "
+            "= +3, S -4+12 = +8, W -4-4-3 = -11."
         ),
         "variant": K,
         "hands": {
@@ -533,10 +554,11 @@ SPECS = [
     {
         "name": "kaki3_robbed_kong_pays_as_discard",
         "comment": (
-            "RULES.md Payments: 'A robbed kong pays as a discard by the player who added the tile.' East pongs "
-            "South's 3p and later adds the drawn fourth 3p; South robs it (12p + 3p): dragon set 1 + half "
-            "flush 1 + animals 2 + robbing the kong 1 = 5 fan = 8. East pays 8 as the shooter, West 4. The "
-            "robbed kong is not made and pays nothing. Nets: S +12, E -8, W -4."
+            'docs/rules.md, "3 Kaki: payments": A robbed kong pays as a discard by the player '
+            "who added the tile. East pongs South's 3p and later adds the drawn fourth 3p; South "
+            "robs it (12p + 3p): dragon set 1 + half flush 1 + animals 2 + robbing the kong 1 = "
+            "5 fan = 8. East pays 8 as the shooter, West 4. The robbed kong is not made and pays "
+            "nothing. Nets: S +12, E -8, W -4."
         ),
         "variant": K,
         "hands": {
@@ -569,11 +591,12 @@ SPECS = [
     {
         "name": "kaki3_all_four_flowers_fan_and_family",
         "comment": (
-            'RULES.md: \'"All four flowers" and "all four seasons" each add 1 on top of the tiles\' own fan\'; '
-            "families 'paid 4 if the family was complete when the deal's replacements ended'. South is dealt "
-            "1f 2f 3f 4f: East and West pay 4 each at once. South wins on West's 7z: dragon set 1 + half flush "
-            "1 + own flower (2f) 1 + flower 4 1 + all four flowers 1 = 5 fan = 8; West 8, East 4. "
-            "Nets: S +8+12 = +20, E -4-4 = -8, W -4-8 = -12."
+            'docs/rules.md, "3 Kaki: fan and limit hands" and docs/rules.md, "3 Kaki: payments": '
+            '"All four flowers" and "all four seasons" each add 1 on top of the tiles\' own fan; '
+            "families paid 4 if the family was complete when the deal's replacements ended. "
+            "South is dealt 1f 2f 3f 4f: East and West pay 4 each at once. South wins on West's "
+            "7z: dragon set 1 + half flush 1 + own flower (2f) 1 + flower 4 1 + all four flowers "
+            "1 = 5 fan = 8; West 8, East 4. Nets: S +8+12 = +20, E -4-4 = -8, W -4-8 = -12."
         ),
         "variant": K,
         "hands": {"E": EAST, "S": "123p 456p 789p 1f 2f 3f 4f", "W": WEST},
@@ -603,10 +626,11 @@ SPECS = [
     {
         "name": "kaki3_ten_fan_by_adding_up_pays_the_limit",
         "comment": (
-            "RULES.md: 'A hand that reaches 10 fan by adding up pays the limit value too. The score output "
-            "marks limit only for the named limit hands.' South wins on West's 7z with 123p 456p 555z 666z "
-            "77z, three animals and a face: dragon sets 2 + little dragons 3 + half flush 1 + animals 3 + "
-            "face 1 = 10 fan, limit false, 24 points. West 24, East 12. Nets: S +36, W -24, E -12."
+            'docs/rules.md, "3 Kaki: fan and limit hands": A hand that reaches 10 fan by adding '
+            "up pays the limit value too. The score output marks limit only for the named limit "
+            "hands. South wins on West's 7z with 123p 456p 555z 666z 77z, three animals and a "
+            "face: dragon sets 2 + little dragons 3 + half flush 1 + animals 3 + face 1 = 10 "
+            "fan, limit false, 24 points. West 24, East 12. Nets: S +36, W -24, E -12."
         ),
         "variant": K,
         "hands": {

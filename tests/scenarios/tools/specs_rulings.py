@@ -25,7 +25,7 @@ SPECS = [
     {
         "name": "kaki3_fifth_white_by_fei_is_not_little_dragons",
         "comment": (
-            "docs/rules.md, honour patterns: a Fei may stand for a fifth copy of an honour, and such a "
+            'docs/rules.md, "Scoring", honour patterns: a Fei may stand for a fifth copy of an honour, and such a '
             "reading scores each set's own fan and none of the honour patterns. South holds 5555z j 666z "
             "123p 4p and an animal (replaced by 5p), and draws and throws 1z; East's second discard is 6p "
             "(a win on East's first discard would be the earthly hand). Its only reading is 555z, 5z+Fei as the "
@@ -46,7 +46,7 @@ SPECS = [
     {
         "name": "hk_chow_then_same_set_discard_allowed",
         "comment": (
-            "docs/rules.md, a player's turn: the ban on throwing a tile of a set just shown is a 3 Kaki "
+            'docs/rules.md, "A player\'s turn": the ban on throwing a tile of a set just shown is a 3 Kaki '
             "rule; Hong Kong has no such ban. East throws 6m, South "
             "chows it with 4m 5m and throws its spare 5m; nobody can claim it, so West draws. Outcome "
             "null, nothing paid."
@@ -72,7 +72,7 @@ SPECS = [
     {
         "name": "kaki3_square_up_counts_a_sunk_fei_three",
         "comment": (
-            "docs/rules.md, squaring up (a sunk Fei is both a scoring bonus tile and a Fei, so it "
+            'docs/rules.md, "Payments", squaring up (a sunk Fei is both a scoring bonus tile and a Fei, so it '
             "counts 3). East sinks its Fei first (replacement 6z from the back), then throws 1z; "
             "South wins on West's 7z with 123p 456p 789p 555z 77z and three animals: dragon set 1 + half "
             "flush 1 + animals 3 = 5 fan = 8. West pays 8, East 4. South holds no Fei, so no extra Fei. "
@@ -101,7 +101,7 @@ SPECS = [
     {
         "name": "kaki3_kong_replacement_bonus_tile_then_win",
         "comment": (
-            "docs/rules.md, win flags (a kong's replacement chain stays a kong replacement). "
+            'docs/rules.md, "Win flags (what scoring is told)" (a kong\'s replacement chain stays a kong replacement). '
             "South draws 5z and declares 2222z (2 from East and West); its replacement is the face 3c, laid "
             "out and replaced again by 9p, which completes 123p 456p 789p 55z. The chain began with a kong, "
             "so this is a Kong Replacement Win, not a Bonus Replacement Win: seat wind set 1 + half flush 1 "
@@ -136,7 +136,7 @@ SPECS = [
     {
         "name": "kaki3_kong_upon_kong_through_bonus_tiles",
         "comment": (
-            "docs/rules.md, win flags (a second kong in the same chain makes it Kong Upon "
+            'docs/rules.md, "Win flags (what scoring is told)" (a second kong in the same chain makes it Kong Upon '
             "Kong). South draws 7p and declares 2222z: its replacement, face 3c, is laid out and replaced "
             "by 8p. South declares 4444z: its replacement, face 1c, is laid out and replaced by 9p, which "
             "completes 123p 789p 55z. One chain, two kongs: Kong Upon Kong, the limit, 24 self-drawn from "
