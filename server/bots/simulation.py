@@ -48,7 +48,7 @@ class SimulationTally:
     elapsed: float = 0.0
 
     def summary(self) -> dict[str, Any]:
-        """The JSON summary of CONTRACTS.md §3 (and per-player figures)."""
+        """The JSON summary of docs/cli.md, "mahjong-hall simulate"."""
         timings = sorted(self.decision_seconds)
         cpu_timings = sorted(self.decision_cpu_seconds)
         players = [

@@ -1,6 +1,6 @@
 """`mahjong-hall replay`: play a fixed deal from standard input and print what it paid.
 
-The input is one JSON object (CONTRACTS.md §5)::
+The input is one JSON object (docs/cli.md, "mahjong-hall replay")::
 
     {"variant": "kaki3", "hands": {"E": "...", "S": "...", "W": "..."},
      "wall": "...", "actions": [{"seat": "E", "type": "discard", "tile": "2z"}, ...],

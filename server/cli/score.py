@@ -1,4 +1,4 @@
-"""`mahjong-hall score`: score one hand read as JSON on standard input (CONTRACTS.md §1).
+"""`mahjong-hall score`: score one hand read as JSON on standard input (docs/cli.md).
 
 The object may carry an optional ``"rules"`` object, the table's house rules
 (docs/cli.md); omitted, the seed's rules of the table apply.
@@ -33,12 +33,12 @@ _FLAG_NAMES = (
 
 
 class ScoreInputError(ValueError):
-    """The JSON object is not a hand as CONTRACTS.md §1 describes it."""
+    """The JSON object is not a hand as docs/cli.md, "mahjong-hall score", describes it."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """No options: the hand comes on standard input."""
-    parser.epilog = "Reads one JSON hand on stdin, prints one JSON result (CONTRACTS.md §1)."
+    parser.epilog = "Reads one JSON hand on stdin, prints one JSON result (docs/cli.md)."
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,10 +77,10 @@ def _tiles(value: Any, name: str) -> tuple[str, ...]:
 
 
 def hand_from_json(obj: Any) -> WinningHand:
-    """Build a `WinningHand` from the §1 input object; raises on a malformed one."""
+    """Build a `WinningHand` from the input object of docs/cli.md; raises on a malformed one."""
     if not isinstance(obj, dict):
         raise ScoreInputError("input must be one JSON object")
-    # Fields beyond §1 (a comment, a label) are ignored: the contract may be extended.
+    # Fields beyond the documented ones (a comment, a label) are ignored: the format may grow.
     for required in ("variant", "seat", "concealed", "winning_tile"):
         if required not in obj:
             raise ScoreInputError(f"missing field {required!r}")

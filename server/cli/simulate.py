@@ -4,7 +4,7 @@
 
     mahjong-hall simulate --variant hk --deals 1000 --compare-levels
 
-Prints one JSON object (CONTRACTS.md §3) with `--json`, a short readable report without.
+Prints one JSON object (docs/cli.md) with `--json`, a short readable report without.
 `--compare-levels` seats one bot of each level (easy, baseline, full; a second baseline at
 Hong Kong's fourth seat) and adds a strength ordering (``"strength"``): each level's win
 share and net points per player and deal, strongest first. `--rules` takes the table's

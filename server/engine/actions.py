@@ -1,6 +1,6 @@
 """Actions: the one format shared by the engine, the wire (`legal`), the stored log and replay.
 
-On the wire an action is a JSON object as in CONTRACTS.md §5, e.g.
+On the wire an action is a JSON object as in docs/cli.md, "Actions", e.g.
 ``{"seat": "S", "type": "pong", "tiles": "2z j", "fei_as": "2z"}``. `Action.from_json`
 reads one, `Action.to_json` writes one; the round trip is exact for the engine's own output.
 """

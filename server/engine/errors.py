@@ -12,7 +12,7 @@ class TileParseError(EngineError, ValueError):
 
 
 class ActionFormatError(EngineError, ValueError):
-    """An action object that is not of the shape in CONTRACTS.md §5."""
+    """An action object that is not of the shape in docs/cli.md, "Actions"."""
 
 
 class IllegalActionError(EngineError):

@@ -2,7 +2,7 @@
 
 Every function takes the concealed tiles only (shown sets and concealed kongs are melds
 and are not passed) and the variant, ``"hk"`` or ``"kaki3"``. Fei (``"j"``) are allowed
-only at 3 Kaki, within RULES.md's limits: a pong holds one or two Fei, a chow at most
+only at 3 Kaki, within the limits of docs/rules.md: a pong holds one or two Fei, a chow at most
 one, the eye may be one Fei and a real tile or two Fei, and every set keeps a real tile.
 
 Hot paths work on count arrays (`hand_counts`) and are memoised by a tuple key, because

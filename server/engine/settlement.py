@@ -3,7 +3,7 @@
 Every payment is a JSON-ready dict ``{"from", "to", "points", "reason"}`` with a reason
 among `win`, `liability`, `kong`, `family`, `extra_fei`, `square_up`. Nothing here looks
 at tiles: the deal counts what each rule needs and this module does the arithmetic, so
-each rule of RULES.md reads as one function.
+each rule of docs/rules.md ("3 Kaki: payments") reads as one function.
 """
 
 from __future__ import annotations

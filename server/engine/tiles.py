@@ -1,4 +1,4 @@
-"""Tiles and the project's public "mpsz" notation (see RULES.md).
+"""Tiles and the project's public "mpsz" notation (docs/rules.md, "Tile notation").
 
 A tile is a short string in canonical notation: ``"1m"``..``"9m"``, ``"1p"``..``"9p"``,
 ``"1s"``..``"9s"``, ``"1z"``..``"7z"`` (East South West North White Green Red), the 3 Kaki

@@ -377,7 +377,7 @@ class Store:
 
     @outages_unavailable
     async def room_results(self, room_id: str) -> dict[str, Any] | None:
-        """The CONTRACTS §2 results object of a room, or None for an unknown room."""
+        """The results object of a room (docs/protocol.md, "HTTP"), or None for an unknown room."""
         async with self.engine.connect() as conn:
             return await reading.room_results(conn, room_id)
 

@@ -1,4 +1,4 @@
-"""No kong when no replacement can be had (RULES.md), at the Hong Kong table.
+"""No kong when no replacement can be had (docs/rules.md, "The deal"), at the Hong Kong table.
 
 3 Kaki's side (its last 7 tiles are never drawn) is pinned by the scenario
 `kaki3_kong_refused_with_no_replacement`; here East reaches the empty wall holding four

@@ -1,4 +1,4 @@
-"""The Hong Kong three-fan pattern table (RULES.md "Hong Kong three fan").
+"""The Hong Kong three-fan pattern table (docs/rules.md, "Hong Kong three fan").
 
 Each function returns the fan patterns and the named limit hands that one reading holds;
 `score_hand` picks the best reading and applies the cap.

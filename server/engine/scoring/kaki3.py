@@ -1,4 +1,4 @@
-"""The Malaysian 3 Kaki pattern table (seed 000 "Every Hand 3 Kaki Pays", RULES.md).
+"""The Malaysian 3 Kaki pattern table (docs/scoring.md, "3 Kaki patterns").
 
 Patterns that depend on the sets are counted per reading (`kaki3_shape_tally`); bonus
 tiles and the way the hand was won do not depend on the reading and are counted once

@@ -85,7 +85,7 @@ class ScoreResult:
     sets: tuple[ReadingSet, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACTS.md §1 output object, plus the extra key ``"sets"``."""
+        """The output object of docs/cli.md, "mahjong-hall score" (``"sets"`` included)."""
         obj: dict[str, Any] = {
             "valid": self.valid,
             "fan": self.fan,

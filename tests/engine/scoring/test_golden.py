@@ -1,5 +1,5 @@
 """Golden hands: each line of golden/*.jsonl is a `mahjong-hall score` input, the output
-worked out by hand from RULES.md and the seeds, and a comment naming the rule."""
+worked out by hand from docs/rules.md and docs/scoring.md, and a comment naming the rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`mahjong-hall score` (CONTRACTS.md §1): in-process, and a few runs as a real command."""
+"""`mahjong-hall score` (docs/cli.md): in-process, and a few runs as a real command."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_contract_example(monkeypatch, capsys):
     status, out, err = run_in_process(monkeypatch, capsys, json.dumps(CONTRACT_EXAMPLE))
     assert status == 0 and err == ""
     result = json.loads(out)
-    # CONTRACTS.md §1 output may gain fields: "sets" lays out the best reading.
+    # The documented output (docs/cli.md) may gain fields: "sets" lays out the best reading.
     assert {key: value for key, value in result.items() if key != "sets"} == CONTRACT_OUTPUT
     assert [group["kind"] for group in result["sets"]] == ["chow", "chow", "pong", "pong", "pair"]
 

@@ -2,7 +2,7 @@
 
 Run from the repository root: ``python -m tests.scenarios.tools.author``. The specs name
 only the tiles that matter (see `wall.py`); this fills in the wall, spells the actions out
-in the CONTRACTS.md §5 form, checks that the hand-written scores are the sums of the
+in the form of docs/cli.md, "Actions", checks that the hand-written scores are the sums of the
 hand-written payments, and writes one JSON file per scenario. The expected numbers are
 worked out by hand in each spec's comment; nothing here runs the engine.
 """

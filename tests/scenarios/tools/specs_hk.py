@@ -1,4 +1,4 @@
-"""Hong Kong scenarios (RULES.md "Hong Kong three fan"), and a few refusals common to both tables.
+"""Hong Kong scenarios (docs/rules.md, "Hong Kong three fan"), and a few refusals common to both tables.
 
 Win payment by capped fan: 3: 8, 4: 16, 5: 24, 6: 32, 7: 48, 8: 64. On a discard win the
 discarder pays; on a self-draw each of the three others pays. Fan used here: half flush 3,

@@ -1,5 +1,5 @@
 """3 Kaki play scenarios: claims with Fei, the swap, sinking, the same-turn restriction, the
-7-tile end, bonus tiles, one winner per discard and the next dealer (RULES.md "Malaysian 3 Kaki").
+7-tile end, bonus tiles, one winner per discard and the next dealer (docs/rules.md, the 3 Kaki sections).
 
 "Refused" scenarios expect exit 2 and a fragment of the one-line error: the action's index
 (counting from 0) and the words of the reason.

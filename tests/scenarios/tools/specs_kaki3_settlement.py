@@ -1,6 +1,6 @@
-"""3 Kaki settlement scenarios: each payment rule of RULES.md, with the arithmetic by hand.
+"""3 Kaki settlement scenarios: each payment rule of docs/rules.md, "3 Kaki: payments", with the arithmetic by hand.
 
-Win values (RULES.md "Payments"): 5 fan 8, 6 fan 10, 7 fan 12, 8 fan 14, 9 fan 16, limit 24.
+Win values (docs/rules.md): 5 fan 8, 6 fan 10, 7 fan 12, 8 fan 14, 9 fan 16, limit 24.
 On a discard the shooter pays the value and the other loser half; on a self-draw both pay it.
 
 Most deals share one frame (`BASE`): East throws 1z, South draws 4z and throws it, West
