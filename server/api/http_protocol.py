@@ -12,7 +12,9 @@ keep-alive timeout closes an idle connection as before.
 Only public hooks are overridden, each calling through: the asyncio protocol methods and
 the httptools parser callbacks (`on_message_begin`, `on_url`, `on_header`,
 `on_headers_complete`, `on_body`, `on_message_complete`), `handle_websocket_upgrade`, and
-`send_400_response`, so that a request that is not HTTP also gets a JSON error.
+`send_400_response`, so that a request that is not HTTP also gets a JSON error. The
+transport it writes refusals to is the one asyncio hands `connection_made`, kept under
+our own name (uvicorn's attributes are its internals).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the clock for the first request's headers."""
+        self.guarded_transport = transport  # ours: uvicorn's own attributes are not API
         self.header_timer: asyncio.TimerHandle | None = None
         self.awaiting_headers = True
         self.request_begun = False
@@ -119,7 +122,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def _start_clock(self) -> None:
-        self.header_timer = self.loop.call_later(self.header_seconds, self._headers_too_slow)
+        self.header_timer = asyncio.get_running_loop().call_later(
+            self.header_seconds, self._headers_too_slow
+        )
 
     def _stop_waiting(self) -> None:
         self.awaiting_headers = False
@@ -132,11 +137,11 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def _headers_too_slow(self) -> None:
         self.header_timer = None
-        if not self.awaiting_headers or self.transport.is_closing():
+        if not self.awaiting_headers or self.guarded_transport.is_closing():
             return
         if not self.request_begun:
             self._stop_waiting()
-            self.transport.close()  # a silent connection: nothing to answer
+            self.guarded_transport.close()  # a silent connection: nothing to answer
             return
         self._refuse(
             b"408 Request Timeout",
@@ -147,7 +152,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def _refuse(self, status_line: bytes, code: str, message: str) -> None:
         self._stop_waiting()
         self.refused = True
-        if self.transport.is_closing():
+        if self.guarded_transport.is_closing():
             return
         body = error_body(code, message)
         head: list[Any] = [b"HTTP/1.1 ", status_line, b"\r\n"]
@@ -158,8 +163,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             *SECURITY_HEADERS,
         ]:
             head += [name, b": ", value, b"\r\n"]
-        self.transport.write(b"".join([*head, b"\r\n", body]))
-        self.transport.close()
+        self.guarded_transport.write(b"".join([*head, b"\r\n", body]))
+        self.guarded_transport.close()
 
 
 def guarded_http_protocol(limits: LimitSettings) -> type[GuardedHttpToolsProtocol]:
