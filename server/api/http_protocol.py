@@ -45,7 +45,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.parsed_bytes = 0
         self.refused = False
         super().connection_made(transport)
-        self._start_clock()
+        self.start_header_clock()
 
     def data_received(self, data: bytes) -> None:
         """Feed the parser, then refuse headers that have grown past the cap."""
@@ -56,7 +56,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().data_received(data)
         # Still waiting after this chunk: everything counted is header (or request line).
         if self.awaiting_headers and self.header_count > self.header_bytes:
-            self._refuse(
+            self.refuse_request(
                 b"431 Request Header Fields Too Large",
                 "headers_too_large",
                 f"request headers are capped at {self.header_bytes} bytes",
@@ -68,7 +68,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.awaiting_headers = True
         self.request_begun = True
         if self.header_timer is None:
-            self._start_clock()
+            self.start_header_clock()
 
     def on_url(self, url: bytes) -> None:
         """Count the target as header bytes (it may come in pieces)."""
@@ -87,9 +87,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         Headers that end within one received chunk are only counted here, by the parser.
         """
         too_large = self.parsed_bytes > self.header_bytes
-        self._stop_waiting()
+        self.stop_header_clock()
         if too_large:
-            self._refuse(
+            self.refuse_request(
                 b"431 Request Header Fields Too Large",
                 "headers_too_large",
                 f"request headers are capped at {self.header_bytes} bytes",
@@ -109,7 +109,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         """A request httptools cannot parse: uvicorn's plain-text 400, as JSON instead."""
-        self._refuse(b"400 Bad Request", "bad_request", "the request is not valid HTTP/1.1")
+        self.refuse_request(b"400 Bad Request", "bad_request", "the request is not valid HTTP/1.1")
 
     def handle_websocket_upgrade(self) -> None:
         """Upgrade, unless the handshake's headers were refused."""
@@ -118,15 +118,15 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the timer with the connection."""
-        self._stop_waiting()
+        self.stop_header_clock()
         super().connection_lost(exc)
 
-    def _start_clock(self) -> None:
+    def start_header_clock(self) -> None:
         self.header_timer = asyncio.get_running_loop().call_later(
-            self.header_seconds, self._headers_too_slow
+            self.header_seconds, self.headers_too_slow
         )
 
-    def _stop_waiting(self) -> None:
+    def stop_header_clock(self) -> None:
         self.awaiting_headers = False
         self.request_begun = False
         self.header_count = 0
@@ -135,22 +135,22 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self.header_timer.cancel()
             self.header_timer = None
 
-    def _headers_too_slow(self) -> None:
+    def headers_too_slow(self) -> None:
         self.header_timer = None
         if not self.awaiting_headers or self.guarded_transport.is_closing():
             return
         if not self.request_begun:
-            self._stop_waiting()
+            self.stop_header_clock()
             self.guarded_transport.close()  # a silent connection: nothing to answer
             return
-        self._refuse(
+        self.refuse_request(
             b"408 Request Timeout",
             "headers_too_slow",
             f"request headers must arrive within {self.header_seconds:g} seconds",
         )
 
-    def _refuse(self, status_line: bytes, code: str, message: str) -> None:
-        self._stop_waiting()
+    def refuse_request(self, status_line: bytes, code: str, message: str) -> None:
+        self.stop_header_clock()
         self.refused = True
         if self.guarded_transport.is_closing():
             return

@@ -44,24 +44,24 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         super().pause_writing()
         if self.stuck_timer is None:
             loop = asyncio.get_running_loop()
-            self.stuck_timer = loop.call_later(self.stuck_seconds, self._reader_stuck)
+            self.stuck_timer = loop.call_later(self.stuck_seconds, self.cut_off_stuck_reader)
 
     def resume_writing(self) -> None:
         """The peer read again: it is slow at worst, not stuck."""
-        self._stop_stuck_clock()
+        self.stop_stuck_clock()
         super().resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the clock with the connection."""
-        self._stop_stuck_clock()
+        self.stop_stuck_clock()
         super().connection_lost(exc)
 
-    def _stop_stuck_clock(self) -> None:
+    def stop_stuck_clock(self) -> None:
         if self.stuck_timer is not None:
             self.stuck_timer.cancel()
             self.stuck_timer = None
 
-    def _reader_stuck(self) -> None:
+    def cut_off_stuck_reader(self) -> None:
         # Abort, not close: a close would wait for the buffer to drain, which it never
         # will. uvicorn's `connection_lost` then wakes every waiting send and the reader.
         self.stuck_timer = None
