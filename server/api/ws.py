@@ -115,18 +115,20 @@ class SocketConnection:
     async def _write(self) -> None:
         """The connection's one send path: the outbox in order, then the close."""
         outbox = self._outbox
-        send_text = self.websocket.send_text
+        send = self.websocket.send  # Starlette's checked ASGI send (`send_text` wraps it)
+        idle = asyncio.get_running_loop().create_future
         try:
             while True:
                 while outbox:
                     text = outbox.popleft()
                     self._outbox_chars -= len(text)
-                    await send_text(text)
+                    await send({"type": "websocket.send", "text": text})
                 if self._close_with is not None:
                     await self.websocket.close(*self._close_with)
                     return
-                self._report_drained()
-                self._wakeup = asyncio.get_running_loop().create_future()
+                if self._drained is not None:
+                    self._report_drained()
+                self._wakeup = idle()
                 await self._wakeup
         except Exception:  # the peer went away; the reader notices and disconnects
             self._gone = True
