@@ -1,6 +1,6 @@
 """How `serve` runs uvicorn's WebSocket layer: its options, and a cut-off for a stuck reader.
 
-Every frame the hall sends goes through the ASGI `send` (Starlette's `WebSocket.send_text`,
+Every frame the hall sends goes through the ASGI `send` (Starlette's `WebSocket.send`,
 from one writer per connection: `SocketConnection` in api/ws.py). uvicorn's sans-I/O
 protocol builds the frames with websockets' public `send_text`/`data_to_send`, including
 permessage-deflate when it was negotiated, so nothing here writes frames of its own.

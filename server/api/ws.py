@@ -59,7 +59,7 @@ class SocketConnection:
 
     `push` only appends to the outbox, so the room never waits for a client. One writer
     task per connection sends the outbox oldest first through the ASGI send (Starlette's
-    `send_text`); that await stalls while the transport is paused, that is while the
+    `WebSocket.send`); that await stalls while the transport is paused, that is while the
     client reads slower than we write and TCP pushes back, and meanwhile the outbox grows.
     Past `OUTBOX_LIMIT` messages or `OUTBOX_CHARS` of text the client is too slow: what is
     queued is dropped and the socket closes with 4408 after the frame in flight. A client
