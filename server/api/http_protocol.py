@@ -12,7 +12,9 @@ keep-alive timeout closes an idle connection as before.
 Only public hooks are overridden, each calling through: the asyncio protocol methods and
 the httptools parser callbacks (`on_message_begin`, `on_url`, `on_header`,
 `on_headers_complete`, `on_body`, `on_message_complete`), `handle_websocket_upgrade`, and
-`send_400_response`, so that a request that is not HTTP also gets a JSON error.
+`send_400_response`, so that a request that is not HTTP also gets a JSON error. The
+transport it writes refusals to is the one asyncio hands `connection_made`, kept under
+our own name (uvicorn's attributes are its internals).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the clock for the first request's headers."""
+        self.guarded_transport = transport  # ours: uvicorn's own attributes are not API
         self.header_timer: asyncio.TimerHandle | None = None
         self.awaiting_headers = True
         self.request_begun = False
@@ -42,7 +45,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.parsed_bytes = 0
         self.refused = False
         super().connection_made(transport)
-        self._start_clock()
+        self.start_header_clock()
 
     def data_received(self, data: bytes) -> None:
         """Feed the parser, then refuse headers that have grown past the cap."""
@@ -53,7 +56,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().data_received(data)
         # Still waiting after this chunk: everything counted is header (or request line).
         if self.awaiting_headers and self.header_count > self.header_bytes:
-            self._refuse(
+            self.refuse_request(
                 b"431 Request Header Fields Too Large",
                 "headers_too_large",
                 f"request headers are capped at {self.header_bytes} bytes",
@@ -65,7 +68,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.awaiting_headers = True
         self.request_begun = True
         if self.header_timer is None:
-            self._start_clock()
+            self.start_header_clock()
 
     def on_url(self, url: bytes) -> None:
         """Count the target as header bytes (it may come in pieces)."""
@@ -84,9 +87,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         Headers that end within one received chunk are only counted here, by the parser.
         """
         too_large = self.parsed_bytes > self.header_bytes
-        self._stop_waiting()
+        self.stop_header_clock()
         if too_large:
-            self._refuse(
+            self.refuse_request(
                 b"431 Request Header Fields Too Large",
                 "headers_too_large",
                 f"request headers are capped at {self.header_bytes} bytes",
@@ -106,7 +109,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         """A request httptools cannot parse: uvicorn's plain-text 400, as JSON instead."""
-        self._refuse(b"400 Bad Request", "bad_request", "the request is not valid HTTP/1.1")
+        self.refuse_request(b"400 Bad Request", "bad_request", "the request is not valid HTTP/1.1")
 
     def handle_websocket_upgrade(self) -> None:
         """Upgrade, unless the handshake's headers were refused."""
@@ -115,13 +118,15 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Drop the timer with the connection."""
-        self._stop_waiting()
+        self.stop_header_clock()
         super().connection_lost(exc)
 
-    def _start_clock(self) -> None:
-        self.header_timer = self.loop.call_later(self.header_seconds, self._headers_too_slow)
+    def start_header_clock(self) -> None:
+        self.header_timer = asyncio.get_running_loop().call_later(
+            self.header_seconds, self.headers_too_slow
+        )
 
-    def _stop_waiting(self) -> None:
+    def stop_header_clock(self) -> None:
         self.awaiting_headers = False
         self.request_begun = False
         self.header_count = 0
@@ -130,24 +135,24 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self.header_timer.cancel()
             self.header_timer = None
 
-    def _headers_too_slow(self) -> None:
+    def headers_too_slow(self) -> None:
         self.header_timer = None
-        if not self.awaiting_headers or self.transport.is_closing():
+        if not self.awaiting_headers or self.guarded_transport.is_closing():
             return
         if not self.request_begun:
-            self._stop_waiting()
-            self.transport.close()  # a silent connection: nothing to answer
+            self.stop_header_clock()
+            self.guarded_transport.close()  # a silent connection: nothing to answer
             return
-        self._refuse(
+        self.refuse_request(
             b"408 Request Timeout",
             "headers_too_slow",
             f"request headers must arrive within {self.header_seconds:g} seconds",
         )
 
-    def _refuse(self, status_line: bytes, code: str, message: str) -> None:
-        self._stop_waiting()
+    def refuse_request(self, status_line: bytes, code: str, message: str) -> None:
+        self.stop_header_clock()
         self.refused = True
-        if self.transport.is_closing():
+        if self.guarded_transport.is_closing():
             return
         body = error_body(code, message)
         head: list[Any] = [b"HTTP/1.1 ", status_line, b"\r\n"]
@@ -158,8 +163,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             *SECURITY_HEADERS,
         ]:
             head += [name, b": ", value, b"\r\n"]
-        self.transport.write(b"".join([*head, b"\r\n", body]))
-        self.transport.close()
+        self.guarded_transport.write(b"".join([*head, b"\r\n", body]))
+        self.guarded_transport.close()
 
 
 def guarded_http_protocol(limits: LimitSettings) -> type[GuardedHttpToolsProtocol]:

@@ -2,9 +2,9 @@
 
 The socket layer only guards the door: it checks the token, caps message size and rate,
 parses JSON, and forwards well-formed commands to the room's actor. It never touches the
-table itself. Outgoing messages are written at once when the socket takes them, else kept in
-a bounded backlog drained by a task, so a slow client can never hold up the actor; one that
-falls too far behind is dropped.
+table itself. Outgoing messages go into a bounded outbox per connection that one writer
+task sends, so a slow client can never hold up the actor; one that falls too far behind is
+closed.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import contextlib
 import json
 import logging
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -23,7 +23,6 @@ from starlette.websockets import WebSocketState
 
 from server.api.address_limits import SocketCounts, client_key
 from server.api.errors import error_response
-from server.api.socket_protocol import SEND_TEXT_NOW
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
@@ -36,7 +35,9 @@ router = APIRouter()
 
 MAX_MESSAGE_BYTES = 8 * 1024
 FLOOD_CLOSE_AFTER = 200
+# A client this far behind (about 1 MiB of state messages) is closed with 4408.
 OUTBOX_LIMIT = 512
+OUTBOX_CHARS = 1 << 20
 
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FOREIGN_TOKEN = 4403
@@ -54,110 +55,93 @@ SOCKET_RETRY_SECONDS = 5
 
 
 class SocketConnection:
-    """A room's view of one WebSocket: ordered sends that never block the room, and closing.
+    """A room's view of one WebSocket: one bounded outbox and one writer, in order.
 
-    A send normally completes at once: the frame goes to the socket's buffer without the
-    coroutine ever suspending, so `push` runs it right there, with no queue and no writer
-    task. Only when the client reads slower than we write (the transport pauses) does the
-    send suspend; then a drainer task finishes it, and later messages wait in a bounded
-    backlog behind it, in order. A client that falls too far behind is closed.
+    `push` only appends to the outbox, so the room never waits for a client. One writer
+    task per connection sends the outbox oldest first through the ASGI send (Starlette's
+    `WebSocket.send`); that await stalls while the transport is paused, that is while the
+    client reads slower than we write and TCP pushes back, and meanwhile the outbox grows.
+    Past `OUTBOX_LIMIT` messages or `OUTBOX_CHARS` of text the client is too slow: what is
+    queued is dropped and the socket closes with 4408 after the frame in flight. A client
+    that reads nothing at all is cut off by the socket protocol (api/socket_protocol.py).
     """
 
     def __init__(self, websocket: WebSocket, player_index: int | None) -> None:
         self.websocket = websocket
         self.player_index = player_index
-        # Under `serve`, uvicorn's protocol offers a direct write (api/socket_protocol.py).
-        extensions = websocket.scope.get("extensions") or {}
-        self._send_text_now: Callable[[str], bool] | None = extensions.get(SEND_TEXT_NOW)
-        self._backlog: deque[str | tuple[int, str]] = deque()
-        self._drainer: asyncio.Task[None] | None = None
-        self._closing = False
+        self._outbox: deque[str] = deque()
+        self._outbox_chars = 0
+        self._close_with: tuple[int, str] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._wakeup: asyncio.Future[None] | None = None  # set while the writer is idle
+        self._drained: asyncio.Future[None] | None = None  # `finished` waits on it
         self._gone = False  # a send failed: the peer went away, the reader will notice
 
     def push(self, text: str) -> None:
-        """Send a message now, or queue it behind a send still waiting on the client."""
-        if self._closing or self._gone:
+        """Queue a message for the writer; close a client that is too far behind."""
+        if self._close_with is not None or self._gone:
             return
-        if self._drainer is None:
-            self._send_now(text)
-        elif len(self._backlog) >= OUTBOX_LIMIT:
+        self._outbox.append(text)
+        self._outbox_chars += len(text)
+        if len(self._outbox) > OUTBOX_LIMIT or self._outbox_chars > OUTBOX_CHARS:
+            self._outbox.clear()
+            self._outbox_chars = 0
             self.close(CLOSE_TOO_SLOW, "client too slow")
-        else:
-            self._backlog.append(text)
+            return
+        self._wake_writer()
 
     def close(self, code: int, reason: str) -> None:
         """Close after the messages already pushed have gone out."""
-        if self._closing:
+        if self._close_with is not None:
             return
-        self._closing = True
-        if self._drainer is None:
-            self._drainer = asyncio.create_task(self._close_now(code, reason))
-        else:
-            self._backlog.append((code, reason))
+        self._close_with = (code, reason)
+        self._wake_writer()
 
     async def finished(self) -> None:
-        """Wait until every pushed message (and the close) has gone out."""
-        while self._drainer is not None:
-            await asyncio.shield(self._drainer)
+        """Wait until every pushed message (and the close, if asked) has gone out."""
+        if self._writer is None or self._writer.done() or self._wakeup is not None:
+            return  # no writer, or one with nothing left to send
+        if self._drained is None:
+            self._drained = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._drained)
 
-    def _send_now(self, text: str) -> None:
-        if self._send_text_now is not None and self._send_text_now(text):
-            return  # written to the transport
-        sending = self.websocket.send_text(text)
-        try:
-            blocker = sending.send(None)
-        except StopIteration:
-            return  # sent
-        except Exception:
-            self._gone = True
-            return
-        self._drainer = asyncio.create_task(self._drain(sending, blocker))
+    def _wake_writer(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        elif self._wakeup is not None:
+            self._wakeup.set_result(None)
+            self._wakeup = None
 
-    async def _drain(self, sending: Coroutine[Any, Any, None], blocker: Any) -> None:
+    async def _write(self) -> None:
+        """The connection's one send path: the outbox in order, then the close."""
+        outbox = self._outbox
+        send = self.websocket.send  # Starlette's checked ASGI send (`send_text` wraps it)
+        idle = asyncio.get_running_loop().create_future
         try:
-            await _run_suspended(sending, blocker)
-            while self._backlog:
-                item = self._backlog.popleft()
-                if isinstance(item, tuple):
-                    await self._close_now(*item)
+            while True:
+                while outbox:
+                    text = outbox.popleft()
+                    self._outbox_chars -= len(text)
+                    await send({"type": "websocket.send", "text": text})
+                if self._close_with is not None:
+                    await self.websocket.close(*self._close_with)
                     return
-                await self.websocket.send_text(item)
-        except asyncio.CancelledError:
-            raise
+                if self._drained is not None:
+                    self._report_drained()
+                self._wakeup = idle()
+                await self._wakeup
         except Exception:  # the peer went away; the reader notices and disconnects
             self._gone = True
-            self._backlog.clear()
+            outbox.clear()
+            self._outbox_chars = 0
         finally:
-            if self._drainer is asyncio.current_task():
-                self._drainer = None
+            self._wakeup = None
+            self._report_drained()
 
-    async def _close_now(self, code: int, reason: str) -> None:
-        try:
-            with contextlib.suppress(Exception):
-                await self.websocket.close(code, reason)
-        finally:
-            if self._drainer is asyncio.current_task():
-                self._drainer = None
-
-
-async def _run_suspended(coroutine: Coroutine[Any, Any, None], blocker: Any) -> None:
-    """Finish a coroutine that was started by hand and suspended on `blocker`.
-
-    What an asyncio task would do: wait for the future it yielded, then resume it, until
-    it returns (or raises, which propagates).
-    """
-    try:
-        while True:
-            if blocker is None:
-                await asyncio.sleep(0)  # a bare yield: just give the loop a turn
-            else:
-                await asyncio.wait([blocker])
-            blocker = coroutine.send(None)
-    except StopIteration:
-        return
-    except asyncio.CancelledError:
-        coroutine.close()
-        raise
+    def _report_drained(self) -> None:
+        if self._drained is not None:
+            self._drained.set_result(None)
+            self._drained = None
 
 
 class RateLimit:

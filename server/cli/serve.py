@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
 
     from server.api.http_protocol import uvicorn_http_options
-    from server.api.socket_protocol import TableSocketProtocol
+    from server.api.socket_protocol import uvicorn_socket_options
     from server.app import WS_MAX_SIZE, WS_PING_INTERVAL, WS_PING_TIMEOUT, create_app
     from server.observability.collector import configure_collector
     from server.settings import Settings
@@ -61,18 +61,17 @@ def run(args: argparse.Namespace) -> int:
         create_app(database_url, settings=settings),
         host=settings.host,
         port=port,
-        ws_ping_interval=WS_PING_INTERVAL,
-        ws_ping_timeout=WS_PING_TIMEOUT,
-        ws_max_size=WS_MAX_SIZE,
         log_config=log_config,
         # uvicorn's implementations (docs/benchmarks.md, "Server load", compares them).
         loop=settings.uvicorn_loop,
         **uvicorn_http_options(settings.uvicorn_http, settings.limits),
-        ws=settings.uvicorn_ws or TableSocketProtocol,
-        # Off by default: browsers ask for permessage-deflate, but compressing the ~1.7 KB
-        # state messages cost ~100 µs of CPU per action (docs/benchmarks.md), and a
-        # compressed socket cannot take the direct frame writes (api/socket_protocol.py).
-        ws_per_message_deflate=settings.ws_compression,
+        **uvicorn_socket_options(
+            settings.uvicorn_ws,
+            compression=settings.ws_compression,
+            max_size=WS_MAX_SIZE,
+            ping_interval=WS_PING_INTERVAL,
+            ping_timeout=WS_PING_TIMEOUT,
+        ),
     )
     server_lock.release()
     return 0

@@ -17,7 +17,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.load_clients import quick_choice
-from server.api.socket_protocol import TableSocketProtocol
+from server.api.socket_protocol import uvicorn_socket_options
 from server.app import WS_MAX_SIZE, create_app
 from server.rooms.clock import Clock
 from server.rooms.settings import TableSettings
@@ -49,12 +49,14 @@ class LiveServer:
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
-            ws_max_size=WS_MAX_SIZE,
-            ws_ping_interval=ping_seconds,
-            ws_ping_timeout=ping_seconds,
-            # The socket layer `serve` runs: direct frame writes, no compression.
-            ws=TableSocketProtocol,
-            ws_per_message_deflate=False,
+            # The socket layer `serve` runs, compression off as by default.
+            **uvicorn_socket_options(
+                None,
+                compression=False,
+                max_size=WS_MAX_SIZE,
+                ping_interval=ping_seconds,
+                ping_timeout=ping_seconds,
+            ),
             lifespan="on",
         )
         self.serving = ServerThread(config)
