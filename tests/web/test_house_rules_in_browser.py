@@ -84,10 +84,14 @@ def test_the_lobby_offers_each_tables_house_rules_and_opens_a_table_with_them(
     worked = httpx.get(f"{live_server.url}/api/house-rules/hk", params=HOUSE, timeout=10).json()
     rows = page.get_by_test_id("rules-points").locator("tbody tr")
     expect(rows).to_have_count(len(worked["points"]))
-    shown = [(row.get_attribute("data-fan"), row.get_attribute("data-points")) for row in rows.all()]
+    shown = [
+        (row.get_attribute("data-fan"), row.get_attribute("data-points")) for row in rows.all()
+    ]
     assert shown == [(str(row["fan"]), str(row["points"])) for row in worked["points"]]
     assert shown[0] == ("1", "1") and shown[-1] == ("10", "64")
-    expect(page.get_by_test_id("rules-payments").locator("li[data-rule='discard_win']")).to_have_text(
+    expect(
+        page.get_by_test_id("rules-payments").locator("li[data-rule='discard_win']")
+    ).to_have_text(
         "Win on a discard: the shooter pays the full value, the other player the full value."
     )
     # Limit hands count the table's cap.
@@ -138,6 +142,8 @@ def test_the_host_turns_spectators_off_and_on_from_the_controls(
     host = browser_context.new_page()
     page_problems.watch(host)
     join_by_table_page(host, live_server.url, room_id, "Ana")
+    fill_with_bots_over_http(live_server.url, room_id)
+    expect(host.get_by_test_id("turn-timer")).not_to_have_text("")
     watching = chromium_browser.new_context(viewport=DESKTOP)
     try:
         watcher = watching.new_page()
@@ -165,9 +171,12 @@ def test_the_host_turns_spectators_off_and_on_from_the_controls(
 
         host.get_by_test_id("host-spectators").check()
         expect(events).to_contain_text("Ana let spectators watch")
+        watcher = watching.new_page()
+        page_problems.watch(watcher)
         watcher.goto(f"{live_server.url}/rooms/{room_id}#invite={invite_of(room_id)}")
         watcher.locator("#join-watch").click()
         watcher.locator("#table").wait_for(state="visible")
+        expect(watcher.locator("#table")).to_contain_text("Ana")
         expect(watcher.locator("#final-text")).not_to_have_text(
             "The host has turned spectators off at this table."
         )
