@@ -17,6 +17,7 @@ import pytest
 from server.engine.settle_up import RINGGIT, PointValue, render_text, settle_up
 from server.store import apply_migrations, open_store
 from tests.live import CHROMIUM, CHROMIUM_ARGS, ServerThread, free_port, require_chromium
+from tests.web.live_server import save_screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -136,6 +137,7 @@ def test_the_dashboard_shows_house_rules_and_settles_a_game(tables_app: str, chr
     page.get_by_test_id("room-settle-show").click()
     in_ringgit = settle_up(balances, PointValue(RINGGIT, 10))
     expect(transfers).to_have_text(render_text(in_ringgit).split("\n"))
+    save_screenshot(page, "dashboard-room-games")
     # The page's own address opens the room again (a link to share with the other admins).
     assert page.url.endswith("#room=room-house")
     page.goto(f"{tables_app}/dashboard#room=room-seed")

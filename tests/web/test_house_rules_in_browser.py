@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.web.conftest import DESKTOP
-from tests.web.live_server import LiveServer, PageProblems
+from tests.web.live_server import LiveServer, PageProblems, save_screenshot
 from tests.web.table_player import (
     create_room_over_http,
     fill_with_bots_over_http,
@@ -46,13 +46,14 @@ def test_the_lobby_offers_each_tables_house_rules_and_opens_a_table_with_them(
     page.get_by_test_id("variant-hk").check()
     assert _options(page, "rule-min-fan") == ["0 fan", "1 fan", "2 fan", "3 fan (standard)"]
     assert _options(page, "rule-fan-cap") == ["8 fan (standard)", "10 fan", "13 fan"]
-    assert _options(page, "rule-points") == ["standard (standard)", "half value"]
+    assert _options(page, "rule-points") == ["full value (standard)", "half value"]
     assert len(_options(page, "rule-win-payment")) == 2
     page.get_by_test_id("rule-min-fan").select_option("1")
     page.get_by_test_id("rule-fan-cap").select_option("10")
     page.get_by_test_id("rule-points").select_option("half")
     page.get_by_test_id("rule-win-payment").select_option("everyone_full")
     page.get_by_test_id("time-bank").fill("20")
+    save_screenshot(page, "lobby-house-rules")
     page.get_by_test_id("create-room").click()
     link = page.get_by_test_id("invite-link")
     expect(link).not_to_have_value("")
@@ -94,6 +95,7 @@ def test_the_lobby_offers_each_tables_house_rules_and_opens_a_table_with_them(
     ).to_have_text(
         "Win on a discard: the shooter pays the full value, the other player the full value."
     )
+    save_screenshot(page, "rules-panel-house-rules")
     # Limit hands count the table's cap.
     limits = page.get_by_test_id("rules-patterns").locator("tr[data-limit='true']")
     expect(limits.first).to_have_attribute("data-fan", "10")
@@ -122,6 +124,7 @@ def test_the_result_names_the_house_rules_a_deal_was_scored_by(
     expect(pages[house_table].get_by_test_id("result-house-rules")).to_have_text(
         "House rules: minimum 1 fan, cap 10 fan, half points, everyone pays in full on every win"
     )
+    save_screenshot(pages[house_table], "result-house-rules")
     expect(pages[seed_table].get_by_test_id("result-house-rules")).to_be_hidden()
     expect(pages[seed_table].get_by_test_id("result-house-rules")).to_have_text("")
     # The seed table's Rules panel says it plays the standard rules.
