@@ -1,6 +1,7 @@
 // The table's controls panel: pause and resume for every seated player, the host's
 // powers (remove a player, offer a bot's seat to a friend, bot levels, hand the role on,
-// end the game, let spectators watch or not), and the table's log of host events (docs/protocol.md, "The host's controls").
+// end the game, let spectators watch or not), and the table's log of host events
+// (docs/protocol.md, "The host's controls").
 
 import { element, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";

@@ -109,7 +109,7 @@ function showHouseRules() {
         "label",
         {},
         element("span", { text: ruleLabel(field) }),
-        element("select", { name: field, "data-testid": `rule-${field.replace("_", "-")}`, dataset: { seed: String(table.seed[field]) } }, options),
+        element("select", { name: field, "data-testid": `rule-${field.replaceAll("_", "-")}`, dataset: { seed: String(table.seed[field]) } }, options),
       ),
     );
   }
@@ -128,7 +128,7 @@ function chosenRules() {
 
 async function loadHouseRules() {
   await Promise.all(
-    ["hk", "kaki3"].map(async (variant) => {
+    [...byId("create-form").elements.variant].map(async ({ value: variant }) => {
       try {
         offered[variant] = await fetchHouseRules(variant);
       } catch (error) {
