@@ -66,9 +66,19 @@ def tables_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite+aiosqlite:///{path}"
     apply_migrations(url)
     # On a thread of its own: no event loop of the test run is disturbed.
-    writer = threading.Thread(target=asyncio.run, args=(_write_tables(url),))
+    failures: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            asyncio.run(_write_tables(url))
+        except BaseException as error:
+            failures.append(error)
+
+    writer = threading.Thread(target=write)
     writer.start()
     writer.join()
+    if failures:
+        raise failures[0]
     app = create_app(url)
     app.state.admin_token = ""
     port = free_port()
