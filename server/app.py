@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from server.api import http, replays, settle_up, variant_info, ws
+from server.api import house_rules, http, replays, settle_up, variant_info, ws
 from server.api.address_limits import AddressBuckets, SocketCounts
 from server.api.limits import LimitSettings
 from server.api.request_guards import RequestGuards
@@ -92,6 +92,7 @@ def create_app(
     app.include_router(http.router)
     app.include_router(settle_up.router)
     app.include_router(variant_info.router)
+    app.include_router(house_rules.router)
     app.include_router(ws.router)
     app.include_router(replays.router)  # issue 18: replay viewer and export
     try:

@@ -3,6 +3,7 @@
 // Names come from players, so every value is put on the page with textContent.
 
 import { barList, columnChart } from "/dashboard/assets/dashboard-charts.js";
+import { rulesText, showRoomGames } from "/dashboard/assets/dashboard-games.js";
 import { LOCALE, formatNumber, has, installLanguageMenu, t, translatePage } from "/static/i18n.js";
 import { patternName, paymentReason, variantName } from "/static/labels.js";
 import { tileShortName } from "/static/tiles.js";
@@ -21,7 +22,7 @@ function outcomeName(outcome) {
   return has(`dash.outcome.${outcome}`) ? t(`dash.outcome.${outcome}`) : String(outcome);
 }
 
-const state = { tab: "deals", offset: 0, selectedDeal: null };
+const state = { tab: "deals", offset: 0, selectedDeal: null, room: null };
 
 // ---------------------------------------------------------------- small helpers
 
@@ -129,6 +130,7 @@ async function showDeals() {
         cell(winner || "–"),
         cell(deal.fan, "number"),
         cell(minutes(deal.duration_seconds), "number"),
+        cell(rulesText(deal.house_rules), deal.house_rules && Object.keys(deal.house_rules).length ? "house-rules" : "muted"),
       );
       const open = () => showDeal(deal.deal_id).catch(report);
       row.addEventListener("click", open);
@@ -136,7 +138,7 @@ async function showDeals() {
       return row;
     }),
   );
-  if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "7", class: "muted", text: t("dash.no_deals") })));
+  if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: t("dash.no_deals") })));
   document.getElementById("newer").disabled = state.offset === 0;
   document.getElementById("older").disabled = !page.has_more;
 }
@@ -184,7 +186,9 @@ async function showDeal(dealId) {
       element("dt", { text: t("dash.played") }), element("dd", { text: `${when(deal.started_at)} – ${when(deal.ended_at)} (${minutes(deal.duration_seconds)})` }),
       element("dt", { text: t("dash.outcome") }), element("dd", { class: `outcome outcome-${deal.outcome}`, text: deal.outcome ? outcomeName(deal.outcome) : t("dash.in_progress") }),
       element("dt", { text: t("dash.seed") }), element("dd", { text: String(deal.seed) }),
+      element("dt", { text: t("dash.rules") }), element("dd", { "data-testid": "deal-rules", text: rulesText(deal.house_rules) }),
     ),
+    element("p", {}, element("a", { href: `#room=${encodeURIComponent(deal.room_id)}`, "data-testid": "room-games-link", text: t("dash.room_games"), onclick: (event) => { event.preventDefault(); openRoom(deal.room_id); } })),
     element("h3", { text: t("dash.winners") }), ...winners,
     element("h3", { text: t("dash.players") }), players,
     element("h3", { text: t("result.payments") }), payments,
@@ -248,9 +252,22 @@ async function showOperations() {
       onclick: (event) => { event.preventDefault(); selectTab("deals"); showDeal(deal.deal_id).catch(report); } }))));
 }
 
+// ---------------------------------------------------------------- a room's games
+
+function showRoom() {
+  return showRoomGames(document.getElementById("tab-room"), document.getElementById("room-value"), state.room, { api, shownName });
+}
+
+function openRoom(roomId) {
+  state.room = roomId;
+  window.history.replaceState(null, "", `#room=${encodeURIComponent(roomId)}`);
+  selectTab("room");
+  refresh();
+}
+
 // ---------------------------------------------------------------- wiring
 
-const SHOW = { deals: showDeals, standings: showStandings, charts: showCharts, operations: showOperations };
+const SHOW = { deals: showDeals, standings: showStandings, charts: showCharts, operations: showOperations, room: showRoom };
 
 function report(error) {
   if (error instanceof NeedsToken) {
@@ -295,8 +312,11 @@ function start() {
     localStorage.setItem(TOKEN_KEY, document.getElementById("token-input").value.trim());
     refresh();
   });
+  document.getElementById("room-value").addEventListener("submit", (event) => { event.preventDefault(); refresh(); });
   const wanted = new URL(window.location.href).hash.replace("#", "");
-  selectTab(SHOW[wanted] ? wanted : "deals");
+  // "#room=<id>": the page of one room, its games and their settlement.
+  if (wanted.startsWith("room=") && wanted.length > 5) state.room = decodeURIComponent(wanted.slice(5));
+  selectTab(state.room ? "room" : SHOW[wanted] ? wanted : "deals");
   refresh();
 }
 

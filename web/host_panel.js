@@ -1,6 +1,7 @@
 // The table's controls panel: pause and resume for every seated player, the host's
 // powers (remove a player, offer a bot's seat to a friend, bot levels, hand the role on,
-// end the game), and the table's log of host events (docs/protocol.md, "The host's controls").
+// end the game, let spectators watch or not), and the table's log of host events
+// (docs/protocol.md, "The host's controls").
 
 import { element, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
@@ -54,6 +55,7 @@ export class HostPanel {
             element("button", { type: "button", "data-testid": "open-settle-up", text: t("host.settle_up"), onclick: () => this.openSettleUp() }),
             isHost && (playing || room.status === "waiting") ? this.endButton() : "",
           ),
+      isHost && (playing || room.status === "waiting") ? this.spectatorsSwitch(room) : "",
       room.rules
         ? element("p", { class: "muted", "data-testid": "house-rules", text: t("host.rules", { min_fan: room.rules.min_fan, fan_cap: room.rules.fan_cap, bank: room.rules.time_bank_seconds }) })
         : "",
@@ -64,6 +66,23 @@ export class HostPanel {
         { class: "host-events", "data-testid": "host-events" },
         (room.host_events || []).slice().reverse().map((event) => element("li", { text: `${timeText(event.at)} ${eventText(event, players)}` })),
       ),
+    );
+  }
+
+  /** The host's switch: spectators may watch (on) or not; the server closes theirs at once. */
+  spectatorsSwitch(room) {
+    const allowed = room.spectators_allowed !== false;
+    return element(
+      "label",
+      { class: "check host-spectators" },
+      element("input", {
+        type: "checkbox",
+        "data-testid": "host-spectators",
+        checked: allowed,
+        onchange: (event) => this.send({ type: "spectators", allowed: event.currentTarget.checked }),
+      }),
+      " ",
+      t("host.spectators"),
     );
   }
 
@@ -127,7 +146,9 @@ function nameOf(players, index) {
 
 /** A host event in the page's language (the server's English `text` is for its log). */
 function eventText(event, players) {
-  const key = `host.event.${event.kind}`;
+  // The spectators switch is one kind of event, worded by the way it went.
+  const kind = event.kind === "spectators" ? `spectators_${event.allowed ? "on" : "off"}` : event.kind;
+  const key = `host.event.${kind}`;
   const words = t(key, {
     by: nameOf(players, event.by),
     player: nameOf(players, event.player_index),

@@ -15,6 +15,7 @@ import {
   tableUrl,
 } from "./api.js";
 import { element, replaceChildren } from "./dom.js";
+import { SCORING_FIELDS, fetchHouseRules, ruleLabel, ruleValue } from "./house_rules.js";
 import { has, installLanguageMenu, t, translatePage } from "./i18n.js";
 import { variantName, windName } from "./labels.js";
 import { playerName } from "./seats.js";
@@ -66,9 +67,11 @@ async function submitCreate(event) {
   };
   const name = form.elements.name.value.trim();
   if (name) settings.name = name;
-  // A house rule: each player's extra seconds for the game (the other rules keep the table's own).
+  // House rules: only those that differ from the table's own are sent (none: no `rules`).
+  const rules = chosenRules();
   const bank = Math.round(Number(form.elements.time_bank_seconds.value || "0"));
-  if (bank > 0) settings.rules = { time_bank_seconds: bank };
+  if (bank > 0) rules.time_bank_seconds = bank;
+  if (Object.keys(rules).length) settings.rules = rules;
   try {
     const answer = await createRoom(settings);
     rememberInvite(answer.room_id, answer.invite);
@@ -76,6 +79,64 @@ async function submitCreate(event) {
   } catch (error) {
     showError(errorBox, error);
   }
+}
+
+// ---------------------------------------------------------------- house rules
+
+// What each table offers and its seed rules, from the server (GET /api/house-rules/...).
+const offered = {};
+
+/** One choice per house rule the chosen table offers more than one value of. */
+function showHouseRules() {
+  const box = byId("house-rules-choice");
+  const variant = byId("create-form").elements.variant.value;
+  const table = offered[variant];
+  box.querySelectorAll("label").forEach((label) => label.remove());
+  if (!table) {
+    box.hidden = true;
+    return;
+  }
+  for (const field of SCORING_FIELDS) {
+    const choices = table.choices[field] || [];
+    if (choices.length < 2) continue;
+    const options = choices.map((value) => {
+      const words = ruleValue(field, value);
+      const text = value === table.seed[field] ? t("lobby.rule_standard", { rule: words }) : words;
+      return element("option", { value: String(value), selected: value === table.seed[field], text });
+    });
+    box.append(
+      element(
+        "label",
+        {},
+        element("span", { text: ruleLabel(field) }),
+        element("select", { name: field, "data-testid": `rule-${field.replaceAll("_", "-")}`, dataset: { seed: String(table.seed[field]) } }, options),
+      ),
+    );
+  }
+  box.hidden = false;
+}
+
+/** The chosen house rules that differ from the table's seed rules. */
+function chosenRules() {
+  const rules = {};
+  for (const select of byId("house-rules-choice").querySelectorAll("select")) {
+    if (select.value === select.dataset.seed) continue;
+    rules[select.name] = /^\d+$/.test(select.value) ? Number(select.value) : select.value;
+  }
+  return rules;
+}
+
+async function loadHouseRules() {
+  await Promise.all(
+    [...byId("create-form").elements.variant].map(async ({ value: variant }) => {
+      try {
+        offered[variant] = await fetchHouseRules(variant);
+      } catch (error) {
+        // Without the server's choices the table opens with its seed rules.
+      }
+    }),
+  );
+  showHouseRules();
 }
 
 function showCreated(roomId, inviteUrl) {
@@ -232,12 +293,14 @@ function start() {
   const form = byId("create-form");
   form.addEventListener("submit", submitCreate);
   form.addEventListener("change", updateRoundsNote);
+  for (const radio of form.elements.variant) radio.addEventListener("change", showHouseRules);
   byId("copy-link").addEventListener("click", copyInvite);
   byId("created-join").addEventListener("submit", submitCreatedJoin);
   byId("created-bots").addEventListener("click", fillCreatedWithBots);
   byId("refresh").addEventListener("click", refreshLists);
   byId("more-rooms").addEventListener("click", () => loadOpenRooms(true));
   updateRoundsNote();
+  loadHouseRules();
   refreshLists();
   setInterval(refreshOpenRooms, 15000);
 }

@@ -2,6 +2,7 @@
 // its reason, the deal's and the game's scores, and the button for the next deal.
 
 import { clockText, element, replaceChildren } from "./dom.js";
+import { SCORING_FIELDS, fetchHouseRules, houseRulesLine } from "./house_rules.js";
 import { formatNumber, formatSigned, t } from "./i18n.js";
 import { outcomeTitle, patternName, paymentReason, variantName, windName } from "./labels.js";
 import { meldElement, playerName } from "./seats.js";
@@ -41,7 +42,24 @@ export function resultContext(state, resultMessage) {
     dealNo: (resultMessage && resultMessage.deal_no) || (state.room && state.room.deal_no),
     roomId: state.room && state.room.room_id, // issue 18: the replay link
     hints: (resultMessage && resultMessage.hints) || {}, // issue 18: hints used, shown to all
+    rules: (state.room && state.room.rules) || null, // the house rules every deal is scored by
   };
+}
+
+/**
+ * "House rules: minimum 1 fan, cap 10 fan" when the deal was scored by rules other than
+ * the seed's: filled in once the server says what the seed's rules are, else left empty.
+ */
+function houseRulesNote(context) {
+  const note = element("p", { class: "muted house-rules-note", "data-testid": "result-house-rules", hidden: true });
+  if (!context.rules || !context.variant) return note;
+  fetchHouseRules(context.variant, context.rules)
+    .then((house) => {
+      note.textContent = houseRulesLine(house.rules, house.seed, SCORING_FIELDS);
+      note.hidden = !note.textContent;
+    })
+    .catch(() => {}); // without the server's answer the panel shows no line: nothing is lost
+  return note;
 }
 
 function groupBySuit(tiles) {
@@ -245,6 +263,7 @@ export class ResultPanel {
         { class: "result-card" },
         element("p", { class: "result-kicker", text: t("result.kicker", { table: variantName(context.variant), number: context.dealNo || 1 }) }),
         element("h2", { id: "result-title", text: outcomeTitle(result, nameOf) }),
+        houseRulesNote(context),
         winners,
         element("div", { class: "result-tables" }, paymentTable(result, nameOf), scoreTable(context, nameOf)),
         element(

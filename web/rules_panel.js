@@ -2,9 +2,12 @@
 // tiles, and its payments, in the page's language.
 //
 // Everything comes from GET /api/variants/{variant}, which reads the scorer's own tables,
-// so the panel cannot disagree with the scoring; the page only words the ids.
+// so the panel cannot disagree with the scoring; the page only words the ids. A table's
+// own house rules (the room's `rules`) replace the minimum, the cap, the points and the
+// win payments, as GET /api/house-rules/{variant} works them out for those rules.
 
 import { element, replaceChildren } from "./dom.js";
+import { fetchHouseRules, ruleLabel, ruleValue } from "./house_rules.js";
 import { formatNumber, t } from "./i18n.js";
 import { patternName, variantName } from "./labels.js";
 import { tileRow } from "./tiles.js";
@@ -62,6 +65,39 @@ function paymentLine(rule) {
   }
 }
 
+/** The variant's rules with the table's house rules (`house`, the server's answer) in force. */
+export function underHouseRules(rules, house) {
+  const cap = house.rules.fan_cap;
+  return {
+    ...rules,
+    min_fan: house.rules.min_fan,
+    fan_cap: cap,
+    // A limit hand counts the table's cap, whichever it is.
+    patterns: rules.patterns.map((pattern) => (pattern.limit ? { ...pattern, fan: cap } : pattern)),
+    points: house.points,
+    payments: house.payments,
+    house,
+  };
+}
+
+function houseRulesList(house) {
+  const changed = Object.keys(house.changes);
+  return element(
+    "section",
+    { class: "rules-house", "data-testid": "rules-house" },
+    element("h3", { text: changed.length ? t("rules.house_title") : t("rules.seed_title") }),
+    element(
+      "ul",
+      {},
+      Object.entries(house.rules)
+        .filter(([field]) => field !== "variant")
+        .map(([field, value]) =>
+          element("li", { class: changed.includes(field) ? "changed" : null, dataset: { rule: field } }, element("span", { class: "muted", text: `${ruleLabel(field)}: ` }), ruleValue(field, value)),
+        ),
+    ),
+  );
+}
+
 /** The panel's content for `rules` (the endpoint's answer). */
 export function rulesContent(rules, onClose) {
   const points = element(
@@ -92,6 +128,7 @@ export function rulesContent(rules, onClose) {
       element("button", { type: "button", class: "small", "data-testid": "rules-close", text: t("rules.close"), onclick: onClose }),
     ),
     element("p", { class: "rules-summary", text: t("rules.summary", { min: rules.min_fan, cap: rules.fan_cap }) }),
+    rules.house ? houseRulesList(rules.house) : "",
     element(
       "table",
       { class: "rules-patterns", "data-testid": "rules-patterns" },
@@ -108,21 +145,22 @@ export function rulesContent(rules, onClose) {
 export class RulesPanel {
   constructor(panel) {
     this.panel = panel;
-    this.variant = null;
+    this.shown = null;
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && !this.panel.hidden) this.close();
     });
   }
 
-  /** Opens the panel for `variant`. */
-  async open(variant) {
+  /** Opens the panel for `variant`, under the table's own `tableRules` (the room's `rules`). */
+  async open(variant, tableRules = null) {
     this.panel.hidden = false;
-    if (this.variant === variant && this.panel.childElementCount) return;
+    const key = `${variant}:${JSON.stringify(tableRules)}`;
+    if (this.shown === key && this.panel.childElementCount) return;
     replaceChildren(this.panel, element("p", { class: "rules-card muted", text: t("rules.loading") }));
     try {
-      const rules = await fetchVariantRules(variant);
-      this.variant = variant;
-      replaceChildren(this.panel, rulesContent(rules, () => this.close()));
+      const [rules, house] = await Promise.all([fetchVariantRules(variant), fetchHouseRules(variant, tableRules)]);
+      this.shown = key;
+      replaceChildren(this.panel, rulesContent(underHouseRules(rules, house), () => this.close()));
     } catch (error) {
       replaceChildren(this.panel, element("div", { class: "rules-card" }, element("p", { class: "error", text: error.message }), element("button", { type: "button", text: t("rules.close"), onclick: () => this.close() })));
     }
@@ -132,8 +170,8 @@ export class RulesPanel {
     this.panel.hidden = true;
   }
 
-  toggle(variant) {
-    if (this.panel.hidden) this.open(variant);
+  toggle(variant, tableRules = null) {
+    if (this.panel.hidden) this.open(variant, tableRules);
     else this.close();
   }
 }

@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 
 const byId = (id) => document.getElementById(id);
 // Minor units (sen, cents) per major unit of each currency; points have none.
-const MINOR_UNITS = { points: 1, MYR: 100, HKD: 100 };
+export const MINOR_UNITS = { points: 1, MYR: 100, HKD: 100 };
 const PREFIXES = { MYR: "RM ", HKD: "HK$" };
 
 export class SettleUpPanel {
@@ -80,8 +80,8 @@ export class SettleUpPanel {
   }
 }
 
-/** "RM 14.20", "HK$3.00", "14 points": exact, from minor units. */
-function amountText(minor, currency) {
+/** "RM 14.20", "HK$3.00", "14 points": exact, from minor units (the dashboard's too). */
+export function amountText(minor, currency) {
   if (currency === "points") return t("settle.amount_points", { amount: minor });
   const whole = Math.floor(minor / 100);
   const cents = String(minor % 100).padStart(2, "0");

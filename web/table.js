@@ -237,6 +237,7 @@ async function showJoinForm(note) {
   try {
     const room = await fetchRoom(roomId, { invite });
     roomVariant = room.variant || null;
+    roomRules = room.rules || null;
     const taken = (room.players || []).length;
     const summary = `${room.name || t("join.a_table")} · ${variantName(room.variant)} · ${t("join.seats_taken", { taken, total: room.seat_count })}`;
     info.textContent = note ? `${note} ${summary}` : summary;
@@ -277,6 +278,7 @@ async function submitJoin(event) {
 // The table's variant as far as the page knows it: from the join form's look at the room
 // until the first state arrives.
 let roomVariant = null;
+let roomRules = null;
 
 function variantOfPage() {
   const room = (latestState && latestState.room) || {};
@@ -317,7 +319,8 @@ function installTools() {
   const rules = new RulesPanel(byId("rules"));
   byId("rules-open").addEventListener("click", () => {
     const variant = variantOfPage();
-    if (variant) rules.toggle(variant);
+    // The table's own house rules, as the server sent them in the room object.
+    if (variant) rules.toggle(variant, (latestState && latestState.room && latestState.room.rules) || roomRules);
     else showToast(t("rules.after_joining"), "notice");
   });
 }

@@ -25,6 +25,7 @@ from server.api.address_limits import SocketCounts, client_key
 from server.api.errors import error_response
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
+from server.rooms.host_controls import CLOSE_NO_SPECTATORS
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
 from server.rooms.room_seats import CLOSE_SPECTATORS_FULL
@@ -44,11 +45,18 @@ CLOSE_FOREIGN_TOKEN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_FLOOD = 4429
-# The host turned spectators off: only seated players may connect.
-CLOSE_NO_SPECTATORS = 4431
 # The host's controls (server/rooms/host_controls.py), sent by seated players.
 HOST_COMMANDS = frozenset(
-    ("pause", "resume", "end_game", "make_host", "remove_player", "offer_seat", "bot_level")
+    (
+        "pause",
+        "resume",
+        "end_game",
+        "make_host",
+        "remove_player",
+        "offer_seat",
+        "bot_level",
+        "spectators",
+    )
 )
 # A client over its open-socket cap may retry this many seconds later.
 SOCKET_RETRY_SECONDS = 5

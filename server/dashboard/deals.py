@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.filters import DealFilters
+from server.dashboard.settlements import deal_rules
 from server.store.schema import deal_actions, deal_players, deals, room_players
 
 MAX_PAGE = 200
@@ -61,6 +62,7 @@ async def recent_deals(
                 deals.c.outcome,
                 deals.c.fan,
                 deals.c.winners,
+                deals.c.settings,
             )
             .where(*filters.on_deals(deals))
             .order_by(deals.c.ended_at.desc(), deals.c.deal_id.desc())
@@ -89,6 +91,7 @@ async def recent_deals(
                 "fan": row.fan,
                 "winners": [_winner_summary(w, names) for w in row.winners or []],
                 "players": players,
+                **deal_rules(row.settings, row.variant),
             }
         )
     return {"deals": listed, "limit": limit, "offset": offset, "has_more": has_more}
@@ -202,6 +205,7 @@ async def deal_breakdown(conn: AsyncConnection, deal_id: int) -> dict[str, Any] 
         "deal_no": deal.deal_no,
         "variant": deal.variant,
         "settings": deal.settings,
+        **deal_rules(deal.settings, deal.variant),
         "seed": deal.seed,
         "started_at": _iso(deal.started_at),
         "ended_at": _iso(deal.ended_at),

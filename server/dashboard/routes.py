@@ -9,6 +9,7 @@
 | ``GET /api/dashboard/standings`` | points, wins, self-draws, dealt in, average fan |
 | ``GET /api/dashboard/charts`` | winning fan, outcomes, patterns, durations |
 | ``GET /api/dashboard/operations`` | live tables, bot cover per player, deal-limit endings |
+| ``GET /api/dashboard/rooms/{room_id}/settlement`` | a room's games settled up (``settlements.py``) |
 
 Filters on every list, declared once by ``DealFilters.from_query``: ``variant``, ``room``,
 ``player``, ``outcome``, ``since``, ``until`` (ISO dates; ``until`` is inclusive of its day).
@@ -30,11 +31,13 @@ from server.dashboard import operations as operation_queries
 from server.dashboard import summaries
 from server.dashboard.access import AccessDenied, require_admin
 from server.dashboard.filters import DealFilters, FilterError
+from server.dashboard.settlements import api as settlement_api
 from server.dashboard.standings import standings as standings_query
 
 ASSETS = {
     "dashboard.js": "text/javascript; charset=utf-8",
     "dashboard-charts.js": "text/javascript; charset=utf-8",
+    "dashboard-games.js": "text/javascript; charset=utf-8",
     "dashboard.css": "text/css; charset=utf-8",
 }
 
@@ -164,3 +167,4 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
 
 
 router.include_router(api)
+router.include_router(settlement_api)

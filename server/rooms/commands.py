@@ -72,7 +72,7 @@ class NextDealReady:
 @dataclass
 class HostCommand:
     """A seated player's host control (`pause`, `resume`, `end_game`, `make_host`,
-    `remove_player`, `offer_seat`, `bot_level`); `fields` is the message as sent."""
+    `remove_player`, `offer_seat`, `bot_level`, `spectators`); `fields` is the message as sent."""
 
     connection: Connection
     kind: str

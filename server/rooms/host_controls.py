@@ -1,7 +1,7 @@
 """The host's controls of a table: hand the role on, remove a player (a bot takes the
 seat and the token dies), offer a bot's seat to a friend, pause and resume (a pause any
-seated player may ask for, granted by the host or a majority), end the game early, and
-choose each bot seat's level.
+seated player may ask for, granted by the host or a majority), end the game early,
+choose each bot seat's level, and turn spectators off or on.
 
 They arrive as `cmd.HostCommand` from a seated player's socket and run inside the actor
 like every other command. Each one done is kept in `host_events` (shown on the table in
@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 # A removed player's socket closes with this code; their token is then unknown (4401).
 CLOSE_REMOVED = 4411
+# The host turned spectators off: a spectator's socket closes (and a new one is refused).
+CLOSE_NO_SPECTATORS = 4431
 # The most host events kept for the table's panel (the server log keeps every one).
 HOST_EVENTS_KEPT = 50
 
@@ -86,6 +88,8 @@ class HostControls(RoomSeats):
             self._offer_seat(host, self._bot_seat(fields))
         elif kind == "bot_level":
             self._set_bot_level(host, self._bot_seat(fields), fields.get("level"))
+        elif kind == "spectators":
+            await self._allow_spectators(host, fields.get("allowed"))
         else:
             raise HostCommandRefused("unknown_type", f"unknown host command {kind[:40]!r}")
 
@@ -206,6 +210,27 @@ class HostControls(RoomSeats):
     def bot_level_of(self, index: int) -> str:
         """The level a bot plays `index`'s seat at: the host's choice, else the server's."""
         return self.bot_levels.get(index, self.table_settings.bot_level)
+
+    async def _allow_spectators(self, host: int, allowed: Any) -> None:
+        if not isinstance(allowed, bool):
+            raise HostCommandRefused("bad_message", "'allowed' must be true or false")
+        # Stored first: a restarted server keeps the host's choice (rooms.settings).
+        await self.store.set_spectators_allowed(self.room_id, allowed)
+        self.access.spectators_allowed = allowed
+        if not allowed:
+            for connection in list(self.spectators):
+                connection.close(CLOSE_NO_SPECTATORS, "the host turned spectators off")
+            self.spectators.clear()
+        words = "let spectators watch" if allowed else "turned spectators off"
+        self._record(host, "spectators", f"{self._name(host)} {words}", allowed=allowed)
+
+    def _on_connect(self, connection: cmd.Connection) -> None:
+        # The socket checked the switch before its connect queued; the host may have
+        # turned spectators off in between.
+        if connection.player_index is None and not self.access.spectators_allowed:
+            connection.close(CLOSE_NO_SPECTATORS, "spectators are turned off")
+            return
+        super()._on_connect(connection)
 
     async def _end_game(self, host: int) -> None:
         if self.pause is not None:

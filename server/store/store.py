@@ -47,6 +47,7 @@ from server.store.sqlite_log import SqliteBatchInsert, sqlite_file
 # comparison's bound parameter is a small reference cycle for the collector to find.
 _ROOM_EXISTS = select(rooms.c.room_id).where(rooms.c.room_id == bindparam("room_id"))
 _INSERT_DEAL = deals.insert()
+_ROOM_SETTINGS = select(rooms.c.settings).where(rooms.c.room_id == bindparam("room_id"))
 _BEAT = (
     store_heartbeat.update()
     .where(store_heartbeat.c.beat_id == 1)
@@ -197,6 +198,17 @@ class Store:
             )
             if updated.rowcount == 0:
                 raise UnknownRoomError(f"no room {room_id!r}")
+
+    @outages_unavailable
+    async def set_spectators_allowed(self, room_id: str, allowed: bool) -> None:
+        """The host's spectators switch, kept in the room's settings (`spectators_allowed`)."""
+        async with self._writing() as conn:
+            found = (await conn.execute(_ROOM_SETTINGS, {"room_id": room_id})).one_or_none()
+            if found is None:
+                raise UnknownRoomError(f"no room {room_id!r}")
+            settings = {**found.settings, "spectators_allowed": allowed}
+            where = rooms.c.room_id == room_id
+            await conn.execute(rooms.update().where(where).values(settings=settings))
 
     @outages_unavailable
     async def hand_seat_to_bot(self, room_id: str, player_index: int) -> None:
