@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from server.engine.tiles import FEI, Tile
+from server.engine.variants import SPECIAL_HAND_TABLES
 
 _SUIT_OFFSET = {"m": 0, "p": 9, "s": 18, "z": 27}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -136,7 +137,7 @@ def shanten_of_counts(counts: list[int], fei: int, variant: str) -> int:
     blocks = _blocks(counts)
     readings = _combined(_combined(blocks[0], blocks[1]), _combined(blocks[2], blocks[3]))
     best = max(_floor(size), _best(readings, sets_needed) - fei)
-    if variant == "hk" and size in (13, 14):
+    if variant in SPECIAL_HAND_TABLES and size in (13, 14):
         best = min(best, _special(counts))
     return best
 
@@ -190,7 +191,7 @@ def shanten_with_each(
         _combined(_combined(blocks[0], blocks[1]), blocks[2]),
     ]
     floor = _floor(size)
-    special = variant == "hk" and size in (13, 14)
+    special = variant in SPECIAL_HAND_TABLES and size in (13, 14)
     if special:
         pairs = sum(c // 2 for c in counts)
         orphan_kinds = sum(1 for i in _ORPHANS if counts[i])

@@ -20,6 +20,7 @@ from server.engine.settlement import (
     square_up_payments,
 )
 from server.engine.tiles import DRAGONS, FEI, Tile, sorted_tiles
+from server.engine.variants import KAKI3
 
 
 def score_win(
@@ -92,7 +93,7 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
     winner_seats = [winner.seat for winner in winners]
     for winner in winners:
         win = Win(winner.seat, winner.score.points, winner.shooter, _liable_seat(state, winner))
-        if variant.name == "kaki3":
+        if variant.name == KAKI3:
             settlement += kaki3_win_payments(variant, win)
             settlement += _kaki3_after_win_payments(state, winner.seat)
         else:
@@ -147,7 +148,7 @@ def _end(
 
 def _liable_seat(state: DealState, winner: Winner) -> str | None:
     """3 Kaki dragon liability: who threw this winner the third dragon, if anyone."""
-    if state.variant.name != "kaki3":
+    if state.variant.name != KAKI3:
         return None
     tile = winner.hand.winning_tile
     if (

@@ -17,7 +17,7 @@ from server.engine.errors import EngineError
 from server.engine.melds import Meld
 from server.engine.rules import TableRules
 from server.engine.tiles import ALL_TILE_KINDS, SEATS, Tile
-from server.engine.variants import Variant, get_variant
+from server.engine.variants import KAKI3, Variant, get_variant
 
 # Phases of a deal, as `view` reports them.
 DISCARD_PHASE = "discard"  # the player to act holds a full hand and must throw (or win, kong...)
@@ -62,7 +62,7 @@ class DealSettings:
             raise EngineError(
                 f"unknown round wind {self.round_wind!r}; expected one of {list(SEATS)}"
             )
-        if self.variant == "kaki3" and self.round_wind != "E":
+        if self.variant == KAKI3 and self.round_wind != "E":
             raise EngineError("3 Kaki is always played in the East round")
 
     @property

@@ -13,7 +13,7 @@ from typing import Any
 from server.engine import Action, DealSettings, apply, deal_from_wall, legal_actions, view
 from server.engine.deal_state import DealState
 from server.engine.hand import shanten
-from server.engine.variants import get_variant
+from server.engine.variants import HK, get_variant
 from server.engine.wall import shuffled_deal
 
 
@@ -41,7 +41,7 @@ def export_document(deal: dict[str, Any]) -> dict[str, Any]:
         "wall": " ".join(wall),
         "actions": [entry["action"] for entry in deal["actions"]],
     }
-    if settings.variant == "hk":
+    if settings.variant == HK:
         document["round_wind"] = settings.round_wind
     result = deal.get("result") or {}
     document["expect"] = {
