@@ -18,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from server.api.http import ApiError
+from server.engine.deal_result import Payment
 from server.engine.scoring import FAN_CAP, MIN_FAN, win_points
 from server.engine.scoring.hk import HK_FAN, HK_LIMITS
 from server.engine.scoring.kaki3 import KAKI3_FAN, KAKI3_LIMITS
@@ -36,7 +37,10 @@ from server.engine.variants import HK, KAKI3, VARIANTS, Variant
 
 router = APIRouter()
 
-_PATTERN_TABLES = {HK: (HK_FAN, HK_LIMITS), KAKI3: (KAKI3_FAN, KAKI3_LIMITS)}
+_PATTERN_TABLES: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {
+    HK: (HK_FAN, HK_LIMITS),
+    KAKI3: (KAKI3_FAN, KAKI3_LIMITS),
+}
 _EXAMPLES = Path(__file__).with_name("pattern_examples.json")
 # A sample win's value: large and even, so every share of it is a whole number.
 _SAMPLE_POINTS = 64
@@ -49,9 +53,9 @@ def pattern_examples() -> dict[str, dict[str, str]]:
     return examples
 
 
-def _share_of(payments: list[dict[str, Any]], payer: str) -> float:
+def _share_of(payments: list[Payment], payer: str) -> float:
     """What `payer` pays of a sample win, as a fraction of its value (0 when nothing)."""
-    paid = sum(int(p["points"]) for p in payments if p["from"] == payer)
+    paid = sum(p.points for p in payments if p.payer == payer)
     return paid / _SAMPLE_POINTS
 
 
@@ -59,8 +63,8 @@ def _payment_rules(variant: Variant) -> list[dict[str, Any]]:
     winner, shooter = variant.seats[0], variant.seats[1]
     other = variant.seats[2]
     win_payments = hk_win_payments if variant.name == HK else kaki3_win_payments
-    on_discard = [dict(p) for p in win_payments(variant, Win(winner, _SAMPLE_POINTS, shooter))]
-    self_drawn = [dict(p) for p in win_payments(variant, Win(winner, _SAMPLE_POINTS, None))]
+    on_discard = win_payments(variant, Win(winner, _SAMPLE_POINTS, shooter))
+    self_drawn = win_payments(variant, Win(winner, _SAMPLE_POINTS, None))
     rules: list[dict[str, Any]] = [
         {
             "id": "discard_win",
@@ -71,14 +75,14 @@ def _payment_rules(variant: Variant) -> list[dict[str, Any]]:
     ]
     for kind in (EXPOSED, ADDED, CONCEALED):
         paid = kong_payments(variant, winner, kind, shooter if kind == EXPOSED else None)
-        rules.append({"id": f"kong_{kind}", "points": paid[0]["points"]})
+        rules.append({"id": f"kong_{kind}", "points": paid[0].points})
     if variant.has_bonus_tiles:
-        later = family_payments(variant, winner, complete_in_deal=False)[0]["points"]
-        dealt = family_payments(variant, winner, complete_in_deal=True)[0]["points"]
+        later = family_payments(variant, winner, complete_in_deal=False)[0].points
+        dealt = family_payments(variant, winner, complete_in_deal=True)[0].points
         rules.append({"id": "family", "points": later, "points_in_deal": dealt})
     if variant.has_fei:
         extra = extra_fei_payments(winner, {winner: 2, shooter: 1, other: 2})
-        rules.append({"id": "extra_fei", "points": extra[0]["points"] if extra else 0})
+        rules.append({"id": "extra_fei", "points": extra[0].points if extra else 0})
         rules.append({"id": "square_up"})
     if variant.name == KAKI3:
         # 3 Kaki's dragon liability: the seat that threw the third dragon pays both shares.

@@ -202,15 +202,14 @@ def _report(state: DealState) -> dict[str, Any]:
             "scores": table.get("scores", {}),
             "pending": pending_seats(state),
         }
-    report = {
-        "outcome": result["outcome"],
-        "winners": [_winner(winner) for winner in result.get("winners", [])],
-        "payments": _payments(result.get("payments", [])),
-        "scores": result["scores"],
+    shown = result.to_json()
+    return {
+        "outcome": shown["outcome"],
+        "winners": [_winner(winner) for winner in shown["winners"]],
+        "payments": _payments(shown["payments"]),
+        "scores": shown["scores"],
+        "next_dealer": shown["next_dealer"],
     }
-    if "next_dealer" in result:
-        report["next_dealer"] = result["next_dealer"]
-    return report
 
 
 def _winner(winner: dict[str, Any]) -> dict[str, Any]:

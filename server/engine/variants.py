@@ -84,7 +84,7 @@ class Variant:
         return 14 if seat == "E" else 13
 
 
-VARIANTS: dict[VariantName, Variant] = {
+VARIANTS: dict[str, Variant] = {
     HK: Variant(
         name=HK,
         seats=("E", "S", "W", "N"),
@@ -121,7 +121,7 @@ VARIANTS: dict[VariantName, Variant] = {
 
 # The tables where seven pairs and thirteen orphans win, as names: the hand functions take
 # the table's name and run in the bots' inner loops, where a set lookup is what they afford.
-SPECIAL_HAND_TABLES: frozenset[VariantName] = frozenset(
+SPECIAL_HAND_TABLES: frozenset[str] = frozenset(
     name for name, variant in VARIANTS.items() if variant.has_special_hands
 )
 

@@ -14,6 +14,7 @@ import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
+from server.engine.deal_result import DealOutcome
 from server.engine.variants import VariantName
 
 LabelValues = tuple[str, ...]
@@ -272,7 +273,7 @@ class HallMetrics:
         for reason in ("timeout", "disconnected"):
             self.bot_takeovers.inc(0, reason=reason)
         for variant in VariantName:
-            for outcome in ("win", "draw", "timeout"):
+            for outcome in DealOutcome:
                 self.deal_outcomes.inc(0, variant=variant, outcome=outcome)
         self.all: list[Metric] = [
             self.rooms,

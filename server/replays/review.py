@@ -143,7 +143,7 @@ def replay_steps(deal: dict[str, Any]) -> list[dict[str, Any]]:
 def _judge_sinks(steps: list[dict[str, Any]], final: DealState) -> None:
     """Whether each sunk Fei helped: the seat went on to win, or the replacement left its
     hand fewer tiles from ready than before the sink."""
-    winners = {winner["seat"] for winner in (final.result or {}).get("winners", [])}
+    winners = set(final.result.winner_seats) if final.result is not None else set()
     for step in steps:
         for mark in step["marks"]:
             if mark["kind"] == "fei_sunk":

@@ -62,12 +62,14 @@ __all__ = [
     "win_points",
 ]
 
-_SEED_RULES = {variant: TableRules.default(variant) for variant in VariantName}
+_SEED_RULES: dict[str, TableRules] = {
+    variant: TableRules.default(variant) for variant in VariantName
+}
 # The seed's limits, kept for callers that read them; the rules in force are TableRules.
 MIN_FAN = {variant: rules.min_fan for variant, rules in _SEED_RULES.items()}
 FAN_CAP = {variant: rules.fan_cap for variant, rules in _SEED_RULES.items()}
 
-_LIMIT_ORDER = {HK: HK_LIMITS, KAKI3: KAKI3_LIMITS}
+_LIMIT_ORDER: dict[str, tuple[str, ...]] = {HK: HK_LIMITS, KAKI3: KAKI3_LIMITS}
 
 
 def win_points(variant: str, fan: int, limit: bool, rules: TableRules | None = None) -> int:
