@@ -1,0 +1,76 @@
+"""The one walk over a suit's counts: every way to read its tiles as sets, partials and an eye.
+
+The engine's shanten (`hand_shanten`), its completeness check and the bots' quick shanten
+(`server.bots.quick_shanten`) all start from the same question about one suit: how many
+sets, partials (a pair or two tiles of a run, each waiting on one tile) and eyes can its
+tiles make at once? The lowest tile of the suit decides the branches: it is left single,
+or it sits in a pong, a pair (as a partial or as the eye), a chow it starts, or a partial
+run it starts. Each caller then weighs the readings its own way (Fei, pruning), so the
+readings themselves are worked out here once and memoised on the suit's counts, which
+repeat a lot from hand to hand.
+
+Which concrete sets a complete hand holds, Fei included, is a different question (the
+scorer needs the sets, not their number): `server.engine.hand.suit_readings` answers it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# (sets, partials, eye) of one reading; eye is 0 or 1.
+Shape = tuple[int, int, int]
+Shapes = frozenset[Shape]
+# Partials beyond four never help: a hand has at most four sets to make.
+MAX_PARTIALS = 4
+
+
+@lru_cache(maxsize=200_000)
+def suit_shapes(counts: tuple[int, ...], chows: bool) -> Shapes:
+    """Every (sets, partials, eye) reading of one suit's tiles; leftovers are singles.
+
+    `chows` is False for the honours, which make no runs. Partials are capped at
+    `MAX_PARTIALS`.
+    """
+    first = next((index for index, count in enumerate(counts) if count), -1)
+    if first < 0:
+        return _NOTHING
+    found: set[Shape] = set()
+
+    def take(indexes: tuple[int, ...], sets: int, partials: int, eye: int) -> None:
+        rest = list(counts)
+        for index in indexes:
+            rest[index] -= 1
+        for s, t, e in suit_shapes(tuple(rest), chows):
+            if e + eye <= 1:
+                found.add((s + sets, min(t + partials, MAX_PARTIALS), e + eye))
+
+    count = counts[first]
+    size = len(counts)
+    take((first,), 0, 0, 0)
+    if count >= 3:
+        take((first, first, first), 1, 0, 0)
+    if count >= 2:
+        take((first, first), 0, 1, 0)
+        take((first, first), 0, 0, 1)
+    if chows:
+        if first + 1 < size and counts[first + 1]:
+            take((first, first + 1), 0, 1, 0)
+            if first + 2 < size and counts[first + 2]:
+                take((first, first + 1, first + 2), 1, 0, 0)
+        if first + 2 < size and counts[first + 2]:
+            take((first, first + 2), 0, 1, 0)
+    return frozenset(found)
+
+
+_NOTHING: Shapes = frozenset({(0, 0, 0)})
+
+
+@lru_cache(maxsize=100_000)
+def suit_complete(counts: tuple[int, ...], chows: bool, with_eye: bool) -> bool:
+    """Can the suit's tiles be read as sets only (or sets and the eye), no tile left over?"""
+    tiles = sum(counts)
+    eye = 1 if with_eye else 0
+    if (tiles - 2 * eye) % 3:
+        return False
+    sets = (tiles - 2 * eye) // 3
+    return (sets, 0, eye) in suit_shapes(counts, chows)
