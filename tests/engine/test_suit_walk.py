@@ -6,7 +6,7 @@ shares no shortcut with `suit_shapes`; it is slow, hence short suits.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from server.engine.suit_walk import MAX_PARTIALS, suit_complete, suit_shapes
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_shapes(counts: tuple[int, ...], chows: bool) -> frozenset[tuple[int, int, int]]:
     """Every (sets, partials, eye) reachable by removing groups in any order."""
     found = {(0, 0, 0)}
