@@ -2,7 +2,8 @@
 // tiles, and its payments, in the page's language.
 //
 // Everything comes from GET /api/variants/{variant}, which reads the scorer's own tables,
-// so the panel cannot disagree with the scoring; the page only words the ids.
+// so the panel cannot disagree with the scoring; the page only words the ids. A table with
+// house rules asks for its own minimum, cap, points and payments (the room's `rules`).
 
 import { element, replaceChildren } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
@@ -11,18 +12,32 @@ import { tileRow } from "./tiles.js";
 
 const loaded = new Map();
 
-/** The table's rules from the server (fetched once per variant). */
-export function fetchVariantRules(variant) {
-  if (!loaded.has(variant)) {
-    const request = fetch(`/api/variants/${encodeURIComponent(variant)}`).then((response) => {
+// The house rules the endpoint takes as query parameters (docs/protocol.md).
+const HOUSE_RULES = ["min_fan", "fan_cap", "points", "win_payment"];
+
+/** The address of `variant`'s rules, under the table's house rules `tableRules` if any. */
+export function variantRulesUrl(variant, tableRules) {
+  const query = new URLSearchParams();
+  for (const name of HOUSE_RULES) {
+    if (tableRules && tableRules[name] !== undefined && tableRules[name] !== null) query.set(name, String(tableRules[name]));
+  }
+  const text = query.toString();
+  return `/api/variants/${encodeURIComponent(variant)}${text ? `?${text}` : ""}`;
+}
+
+/** The table's rules from the server (fetched once per variant and house rules). */
+export function fetchVariantRules(variant, tableRules) {
+  const url = variantRulesUrl(variant, tableRules);
+  if (!loaded.has(url)) {
+    const request = fetch(url).then((response) => {
       if (!response.ok) throw new Error(t("rules.unavailable"));
       return response.json();
     });
     // A failed fetch is tried again the next time the panel opens.
-    request.catch(() => loaded.delete(variant));
-    loaded.set(variant, request);
+    request.catch(() => loaded.delete(url));
+    loaded.set(url, request);
   }
-  return loaded.get(variant);
+  return loaded.get(url);
 }
 
 function example(tiles) {
@@ -108,20 +123,21 @@ export function rulesContent(rules, onClose) {
 export class RulesPanel {
   constructor(panel) {
     this.panel = panel;
-    this.variant = null;
+    this.shownUrl = null;
     document.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && !this.panel.hidden) this.close();
     });
   }
 
-  /** Opens the panel for `variant`. */
-  async open(variant) {
+  /** Opens the panel for `variant` under the table's house rules `tableRules` (the room's). */
+  async open(variant, tableRules) {
     this.panel.hidden = false;
-    if (this.variant === variant && this.panel.childElementCount) return;
+    const url = variantRulesUrl(variant, tableRules);
+    if (this.shownUrl === url && this.panel.childElementCount) return;
     replaceChildren(this.panel, element("p", { class: "rules-card muted", text: t("rules.loading") }));
     try {
-      const rules = await fetchVariantRules(variant);
-      this.variant = variant;
+      const rules = await fetchVariantRules(variant, tableRules);
+      this.shownUrl = url;
       replaceChildren(this.panel, rulesContent(rules, () => this.close()));
     } catch (error) {
       replaceChildren(this.panel, element("div", { class: "rules-card" }, element("p", { class: "error", text: error.message }), element("button", { type: "button", text: t("rules.close"), onclick: () => this.close() })));
@@ -132,8 +148,8 @@ export class RulesPanel {
     this.panel.hidden = true;
   }
 
-  toggle(variant) {
-    if (this.panel.hidden) this.open(variant);
+  toggle(variant, tableRules) {
+    if (this.panel.hidden) this.open(variant, tableRules);
     else this.close();
   }
 }

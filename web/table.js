@@ -317,7 +317,7 @@ function installTools() {
   const rules = new RulesPanel(byId("rules"));
   byId("rules-open").addEventListener("click", () => {
     const variant = variantOfPage();
-    if (variant) rules.toggle(variant);
+    if (variant) rules.toggle(variant, latestState && latestState.room ? latestState.room.rules : null);
     else showToast(t("rules.after_joining"), "notice");
   });
 }
