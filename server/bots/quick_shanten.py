@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from server.engine.suit_walk import suit_shapes
 from server.engine.tiles import FEI, Tile
 from server.engine.variants import SPECIAL_HAND_TABLES
 
@@ -47,36 +48,9 @@ def _prune(readings: Iterable[Reading]) -> tuple[Reading, ...]:
 
 @lru_cache(maxsize=100_000)
 def _suit_readings(block: tuple[int, ...], chows: bool) -> tuple[Reading, ...]:
-    """The best readings of one suit's counts (honours never chow)."""
-    first = next((i for i, c in enumerate(block) if c), -1)
-    if first < 0:
-        return ((0, 0, 0),)
-    found: list[Reading] = []
-
-    def take(indexes: tuple[int, ...], eye: int, sets: int, partials: int) -> None:
-        rest = list(block)
-        for index in indexes:
-            rest[index] -= 1
-        for e, s, p in _suit_readings(tuple(rest), chows):
-            if e + eye <= 1:
-                found.append((e + eye, s + sets, p + partials))
-
-    count = block[first]
-    size = len(block)
-    take((first,), 0, 0, 0)
-    if count >= 3:
-        take((first,) * 3, 0, 1, 0)
-    if count >= 2:
-        take((first,) * 2, 0, 0, 1)
-        take((first,) * 2, 1, 0, 0)
-    if chows:
-        if first + 1 < size and block[first + 1]:
-            take((first, first + 1), 0, 0, 1)
-            if first + 2 < size and block[first + 2]:
-                take((first, first + 1, first + 2), 0, 1, 0)
-        if first + 2 < size and block[first + 2]:
-            take((first, first + 2), 0, 0, 1)
-    return _prune(found)
+    """The best readings of one suit's counts (honours never chow): the engine's one suit
+    walk, reordered to (eye, sets, partials) and pruned to the readings that can win."""
+    return _prune((eye, sets, partials) for sets, partials, eye in suit_shapes(block, chows))
 
 
 @lru_cache(maxsize=100_000)
