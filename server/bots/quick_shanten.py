@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from server.engine.suit_walk import suit_shapes
+from server.engine.suit_walk import best_suit_shapes
 from server.engine.tiles import FEI, Tile
 from server.engine.variants import SPECIAL_HAND_TABLES
 
@@ -49,8 +49,8 @@ def _prune(readings: Iterable[Reading]) -> tuple[Reading, ...]:
 @lru_cache(maxsize=100_000)
 def _suit_readings(block: tuple[int, ...], chows: bool) -> tuple[Reading, ...]:
     """The best readings of one suit's counts (honours never chow): the engine's one suit
-    walk, reordered to (eye, sets, partials) and pruned to the readings that can win."""
-    return _prune((eye, sets, partials) for sets, partials, eye in suit_shapes(block, chows))
+    walk, pruned as it goes, in this module's (eye, sets, partials) order."""
+    return tuple((eye, sets, partials) for sets, partials, eye in best_suit_shapes(block, chows))
 
 
 @lru_cache(maxsize=100_000)

@@ -11,7 +11,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine.suit_walk import MAX_PARTIALS, suit_complete, suit_shapes
+from server.engine.suit_walk import MAX_PARTIALS, best_suit_shapes, suit_complete, suit_shapes
 
 
 @cache
@@ -83,3 +83,19 @@ def test_known_suits() -> None:
     assert not suit_complete((1, 1, 1, 0, 0, 0, 0), False, False)  # honours never chow
     assert (1, 1, 0) in suit_shapes((1, 1, 1, 1, 1, 0, 0, 0, 0), True)
     assert max(s for s, _, _ in suit_shapes((4, 4, 4, 0, 0, 0, 0, 0, 0), True)) == 4
+
+
+def best_value(shapes: frozenset[tuple[int, int, int]], need: int, eye: int) -> int:
+    """The count a hand without Fei makes of a suit needing `need` sets (eye allowed or not)."""
+    values = [2 * min(s, need) + min(t, need - min(s, need)) + e for s, t, e in shapes if e <= eye]
+    return max(values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(counts=suit(9, 8), chows=st.booleans())
+def test_the_pruned_walk_keeps_every_best_reading(counts: tuple[int, ...], chows: bool) -> None:
+    pruned, everything = best_suit_shapes(counts, chows), brute_shapes(counts, chows)
+    assert pruned <= everything
+    for need in range(5):
+        for eye in (0, 1):
+            assert best_value(pruned, need, eye) == best_value(everything, need, eye)
