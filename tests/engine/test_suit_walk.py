@@ -50,19 +50,19 @@ def suit(length: int, most: int) -> st.SearchStrategy[tuple[int, ...]]:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(counts=suit(9, 8))
 def test_suited_shapes_match_the_brute_force(counts: tuple[int, ...]) -> None:
     assert suit_shapes(counts, True) == brute_shapes(counts, True)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(counts=suit(7, 9))
 def test_honour_shapes_match_the_brute_force(counts: tuple[int, ...]) -> None:
     assert suit_shapes(counts, False) == brute_shapes(counts, False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(counts=suit(9, 8), with_eye=st.booleans())
 def test_a_complete_suit_is_one_the_brute_force_reads_without_leftovers(
     counts: tuple[int, ...], with_eye: bool
@@ -91,7 +91,7 @@ def best_value(shapes: frozenset[tuple[int, int, int]], need: int, eye: int) -> 
     return max(values)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(counts=suit(9, 8), chows=st.booleans())
 def test_the_pruned_walk_keeps_every_best_reading(counts: tuple[int, ...], chows: bool) -> None:
     pruned, everything = best_suit_shapes(counts, chows), brute_shapes(counts, chows)
