@@ -184,7 +184,9 @@ def test_an_exposed_kong_pays_two_from_the_discarder(fixed):
     assert fixed.kinds(state, "W") == {"pong", "kong", "pass"}
     state = fixed.play(state, "S", "pass")
     state = fixed.play(state, "W", "kong", tiles="555m")
-    assert [paid.to_json() for paid in state.payments] == [{"from": "E", "to": "W", "points": 2, "reason": "kong"}]
+    assert [paid.to_json() for paid in state.payments] == [
+        {"from": "E", "to": "W", "points": 2, "reason": "kong"}
+    ]
     assert state.turn == "W" and state.players["W"].drawn == "6z"
 
 

@@ -275,7 +275,9 @@ def test_kaki3_kong_payments(fixed):
     state = fixed.play(state, "E", "discard", tile="5z")
     state = fixed.play(state, "S", "pass") if "S" in pending_seats(state) else state
     state = fixed.play(state, "W", "kong", tiles="555z")
-    assert [paid.to_json() for paid in state.payments[2:]] == [{"from": "E", "to": "W", "points": 2, "reason": "kong"}]
+    assert [paid.to_json() for paid in state.payments[2:]] == [
+        {"from": "E", "to": "W", "points": 2, "reason": "kong"}
+    ]
     assert state.players["W"].drawn == "6z" and state.replacement == "kong"
 
 
