@@ -32,10 +32,16 @@ def walk_suit(
     chows: bool,
     rest_of: Callable[[tuple[int, ...], bool], Iterable[Shape]],
     keep: Callable[[set[Shape]], Shapes],
+    whole: bool = False,
 ) -> Shapes:
     """The walk itself: branch on where the suit's lowest tile sits, read the rest with
     `rest_of` (the memoised caller, so the walk recurses through its own table), and let
-    `keep` choose which of the readings found to keep (all, or the undominated ones)."""
+    `keep` choose which of the readings found to keep (all, or the undominated ones).
+
+    `whole` reads every tile into sets and the eye (no single, no partial): the readings
+    of a complete suit, which the deal's win check asks for on every discard, without
+    the far larger tree of the incomplete readings.
+    """
     first = next((index for index, count in enumerate(counts) if count), -1)
     if first < 0:
         return _NOTHING
@@ -58,18 +64,21 @@ def walk_suit(
 
     count = counts[first]
     size = len(counts)
-    take((first,), 0, 0, 0)
+    if not whole:
+        take((first,), 0, 0, 0)
     if count >= 3:
         take((first, first, first), 1, 0, 0)
     if count >= 2:
-        take((first, first), 0, 1, 0)
+        if not whole:
+            take((first, first), 0, 1, 0)
         take((first, first), 0, 0, 1)
     if chows:
         if first + 1 < size and counts[first + 1]:
-            take((first, first + 1), 0, 1, 0)
+            if not whole:
+                take((first, first + 1), 0, 1, 0)
             if first + 2 < size and counts[first + 2]:
                 take((first, first + 1, first + 2), 1, 0, 0)
-        if first + 2 < size and counts[first + 2]:
+        if not whole and first + 2 < size and counts[first + 2]:
             take((first, first + 2), 0, 1, 0)
     return keep(found)
 
@@ -110,6 +119,13 @@ def best_suit_shapes(counts: tuple[int, ...], chows: bool) -> Shapes:
 
 
 @lru_cache(maxsize=100_000)
+def whole_suit_shapes(counts: tuple[int, ...], chows: bool) -> Shapes:
+    """The readings of the suit that use every tile in sets and at most one eye (none
+    when some tile is always left over)."""
+    return walk_suit(counts, chows, whole_suit_shapes, frozenset, whole=True)
+
+
+@lru_cache(maxsize=100_000)
 def suit_complete(counts: tuple[int, ...], chows: bool, with_eye: bool) -> bool:
     """Can the suit's tiles be read as sets only (or sets and the eye), no tile left over?"""
     tiles = sum(counts)
@@ -117,5 +133,4 @@ def suit_complete(counts: tuple[int, ...], chows: bool, with_eye: bool) -> bool:
     if (tiles - 2 * eye) % 3:
         return False
     sets = (tiles - 2 * eye) // 3
-    # A reading that uses every tile is never dominated, so the pruned walk holds it.
-    return (sets, 0, eye) in best_suit_shapes(counts, chows)
+    return (sets, 0, eye) in whole_suit_shapes(counts, chows)
