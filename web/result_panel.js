@@ -8,10 +8,6 @@ import { outcomeTitle, patternName, paymentReason, variantName, windName } from 
 import { meldElement, playerName } from "./seats.js";
 import { asTileList, tileRow, tileSuit } from "./tiles.js";
 
-// The table's fan cap, shown beside the total, as the house rules set it; the server's
-// own figure wins when the result carries one.
-const FAN_CAP = { hk: 8, kaki3: 10 };
-
 const signed = formatSigned;
 
 /**
@@ -34,6 +30,9 @@ export function resultContext(state, resultMessage) {
   return {
     result,
     variant: state.variant || (state.room && state.room.variant),
+    // The table's fan cap as its house rules set it, from the room the server sends (the
+    // page keeps no copy of any table's limits).
+    fanCap: (state.room && state.room.rules && state.room.rules.fan_cap) || null,
     seatPlayers,
     shownNames,
     runningScores: (resultMessage && resultMessage.running_scores) || (state.room && state.room.scores) || {},
@@ -107,10 +106,9 @@ function winningHand(winner, context) {
   return box;
 }
 
-function patternTable(winner, variant) {
+function patternTable(winner, cap) {
   const patterns = winner.patterns || [];
   const added = patterns.reduce((sum, pattern) => sum + (pattern.fan || 0), 0);
-  const cap = winner.cap || FAN_CAP[variant];
   const rows = patterns.map((pattern) =>
     element("tr", {}, element("td", { text: patternName(pattern.id) }), element("td", { class: "num", text: t("result.fan", { fan: pattern.fan }) })),
   );
@@ -236,7 +234,7 @@ export class ResultPanel {
           how ? element("span", { class: "muted how", text: ` ${how}` }) : "",
         ),
         winningHand(winner, { owner: winner.seat, seats: Object.keys(result.scores || {}), nameOf }),
-        patternTable(winner, context.variant),
+        patternTable(winner, context.fanCap),
       );
     });
     this.countdown = element("span", { class: "next-countdown" });

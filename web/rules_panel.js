@@ -14,18 +14,32 @@ import { tileRow } from "./tiles.js";
 
 const loaded = new Map();
 
-/** The table's rules from the server (fetched once per variant). */
-export function fetchVariantRules(variant) {
-  if (!loaded.has(variant)) {
-    const request = fetch(`/api/variants/${encodeURIComponent(variant)}`).then((response) => {
+// The house rules the endpoint takes as query parameters (docs/protocol.md).
+const HOUSE_RULES = ["min_fan", "fan_cap", "points", "win_payment"];
+
+/** The address of `variant`'s rules, under the table's house rules `tableRules` if any. */
+export function variantRulesUrl(variant, tableRules) {
+  const query = new URLSearchParams();
+  for (const name of HOUSE_RULES) {
+    if (tableRules && tableRules[name] !== undefined && tableRules[name] !== null) query.set(name, String(tableRules[name]));
+  }
+  const text = query.toString();
+  return `/api/variants/${encodeURIComponent(variant)}${text ? `?${text}` : ""}`;
+}
+
+/** The table's rules from the server (fetched once per variant and house rules). */
+export function fetchVariantRules(variant, tableRules) {
+  const url = variantRulesUrl(variant, tableRules);
+  if (!loaded.has(url)) {
+    const request = fetch(url).then((response) => {
       if (!response.ok) throw new Error(t("rules.unavailable"));
       return response.json();
     });
     // A failed fetch is tried again the next time the panel opens.
-    request.catch(() => loaded.delete(variant));
-    loaded.set(variant, request);
+    request.catch(() => loaded.delete(url));
+    loaded.set(url, request);
   }
-  return loaded.get(variant);
+  return loaded.get(url);
 }
 
 function example(tiles) {

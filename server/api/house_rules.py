@@ -25,13 +25,10 @@ from server.engine.rules import (
     RulesError,
     TableRules,
 )
-from server.engine.settlement import Win, hk_win_payments, kaki3_win_payments
-from server.engine.variants import HK, VARIANTS
+from server.engine.variants import VARIANTS
 
 router = APIRouter()
 
-# A sample win's value: large and even, so every share of it is a whole number.
-_SAMPLE_POINTS = 64
 _WHOLE_FIELDS = ("min_fan", "fan_cap", "time_bank_seconds")
 
 
@@ -39,43 +36,6 @@ def rule_changes(rules: TableRules) -> dict[str, Any]:
     """The fields of `rules` that differ from the seed's rules of its table."""
     seed = TableRules.default(rules.variant).to_json()
     return {name: value for name, value in rules.to_json().items() if seed[name] != value}
-
-
-def _points(rules: TableRules) -> list[dict[str, Any]]:
-    """Fan to points from the minimum to the cap; the cap's row is also every limit hand's."""
-    rows: list[dict[str, Any]] = [
-        {"fan": fan, "points": points} for fan, points in rules.points_table().items()
-    ]
-    rows[-1]["limit"] = True
-    return rows
-
-
-def _share(payments: list[Any], payer: str) -> float:
-    return sum(int(p["points"]) for p in payments if p["from"] == payer) / _SAMPLE_POINTS
-
-
-def _payments(rules: TableRules) -> list[dict[str, Any]]:
-    """The table's payments (`variant_rules`), its two win rules worked out under `rules`."""
-    variant = VARIANTS[rules.variant]
-    winner, shooter, other = variant.seats[0], variant.seats[1], variant.seats[2]
-
-    def paid(win: Win) -> list[Any]:
-        if rules.variant == HK:
-            return list(hk_win_payments(variant, win, rules))
-        return list(kaki3_win_payments(variant, win))
-
-    on_discard = paid(Win(winner, _SAMPLE_POINTS, shooter))
-    self_drawn = paid(Win(winner, _SAMPLE_POINTS, None))
-    wins = {
-        "discard_win": {
-            "id": "discard_win",
-            "shooter_share": _share(on_discard, shooter),
-            "others_share": _share(on_discard, other),
-        },
-        "self_draw_win": {"id": "self_draw_win", "others_share": _share(self_drawn, other)},
-    }
-    seed = variant_rules(rules.variant)["payments"]
-    return [wins.get(rule["id"], rule) for rule in seed]
 
 
 def _read(variant: str, query: dict[str, str | None]) -> TableRules:
@@ -98,13 +58,15 @@ def _read(variant: str, query: dict[str, str | None]) -> TableRules:
 def house_rules_json(rules: TableRules) -> dict[str, Any]:
     """Everything the clients show of `rules`, and what the table offers."""
     name = rules.variant
+    # The points and payments are the Rules panel's own, worked out under `rules`.
+    worked = variant_rules(name, rules)
     return {
         "variant": name,
         "rules": rules.to_json(),
         "seed": TableRules.default(name).to_json(),
         "changes": rule_changes(rules),
-        "points": _points(rules),
-        "payments": _payments(rules),
+        "points": worked["points"],
+        "payments": worked["payments"],
         "choices": {
             "min_fan": list(MIN_FAN_CHOICES[name]),
             "fan_cap": list(FAN_CAP_CHOICES[name]),

@@ -18,7 +18,9 @@ from typing import Any
 from fastapi import APIRouter
 
 from server.api.http import ApiError
-from server.engine.scoring import FAN_CAP, MIN_FAN, win_points
+from server.engine.deal_result import Payment
+from server.engine.rules import RulesError, TableRules
+from server.engine.scoring import win_points
 from server.engine.scoring.hk import HK_FAN, HK_LIMITS
 from server.engine.scoring.kaki3 import KAKI3_FAN, KAKI3_LIMITS
 from server.engine.settlement import (
@@ -36,7 +38,10 @@ from server.engine.variants import HK, KAKI3, VARIANTS, Variant
 
 router = APIRouter()
 
-_PATTERN_TABLES = {HK: (HK_FAN, HK_LIMITS), KAKI3: (KAKI3_FAN, KAKI3_LIMITS)}
+_PATTERN_TABLES: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {
+    HK: (HK_FAN, HK_LIMITS),
+    KAKI3: (KAKI3_FAN, KAKI3_LIMITS),
+}
 _EXAMPLES = Path(__file__).with_name("pattern_examples.json")
 # A sample win's value: large and even, so every share of it is a whole number.
 _SAMPLE_POINTS = 64
@@ -49,18 +54,23 @@ def pattern_examples() -> dict[str, dict[str, str]]:
     return examples
 
 
-def _share_of(payments: list[dict[str, Any]], payer: str) -> float:
+def _share_of(payments: list[Payment], payer: str) -> float:
     """What `payer` pays of a sample win, as a fraction of its value (0 when nothing)."""
-    paid = sum(int(p["points"]) for p in payments if p["from"] == payer)
+    paid = sum(p.points for p in payments if p.payer == payer)
     return paid / _SAMPLE_POINTS
 
 
-def _payment_rules(variant: Variant) -> list[dict[str, Any]]:
+def _win_payments(variant: Variant, win: Win, rules: TableRules) -> list[Payment]:
+    if variant.name == HK:
+        return hk_win_payments(variant, win, rules)
+    return kaki3_win_payments(variant, win)
+
+
+def _payment_rules(variant: Variant, table_rules: TableRules) -> list[dict[str, Any]]:
     winner, shooter = variant.seats[0], variant.seats[1]
     other = variant.seats[2]
-    win_payments = hk_win_payments if variant.name == HK else kaki3_win_payments
-    on_discard = [dict(p) for p in win_payments(variant, Win(winner, _SAMPLE_POINTS, shooter))]
-    self_drawn = [dict(p) for p in win_payments(variant, Win(winner, _SAMPLE_POINTS, None))]
+    on_discard = _win_payments(variant, Win(winner, _SAMPLE_POINTS, shooter), table_rules)
+    self_drawn = _win_payments(variant, Win(winner, _SAMPLE_POINTS, None), table_rules)
     rules: list[dict[str, Any]] = [
         {
             "id": "discard_win",
@@ -71,14 +81,14 @@ def _payment_rules(variant: Variant) -> list[dict[str, Any]]:
     ]
     for kind in (EXPOSED, ADDED, CONCEALED):
         paid = kong_payments(variant, winner, kind, shooter if kind == EXPOSED else None)
-        rules.append({"id": f"kong_{kind}", "points": paid[0]["points"]})
+        rules.append({"id": f"kong_{kind}", "points": paid[0].points})
     if variant.has_bonus_tiles:
-        later = family_payments(variant, winner, complete_in_deal=False)[0]["points"]
-        dealt = family_payments(variant, winner, complete_in_deal=True)[0]["points"]
+        later = family_payments(variant, winner, complete_in_deal=False)[0].points
+        dealt = family_payments(variant, winner, complete_in_deal=True)[0].points
         rules.append({"id": "family", "points": later, "points_in_deal": dealt})
     if variant.has_fei:
         extra = extra_fei_payments(winner, {winner: 2, shooter: 1, other: 2})
-        rules.append({"id": "extra_fei", "points": extra[0]["points"] if extra else 0})
+        rules.append({"id": "extra_fei", "points": extra[0].points if extra else 0})
         rules.append({"id": "square_up"})
     if variant.name == KAKI3:
         # 3 Kaki's dragon liability: the seat that threw the third dragon pays both shares.
@@ -87,12 +97,15 @@ def _payment_rules(variant: Variant) -> list[dict[str, Any]]:
 
 
 @cache
-def variant_rules(name: str) -> dict[str, Any]:
-    """The table `name`'s pattern table, fan, minimum, cap, points and payments."""
+def variant_rules(name: str, rules: TableRules | None = None) -> dict[str, Any]:
+    """The table `name`'s pattern table, fan, minimum, cap, points and payments, under the
+    house rules `rules` (the seed's rules of the table when None)."""
     variant = VARIANTS[name]
+    table_rules = rules if rules is not None else TableRules.default(name)
     fan_table, limits = _PATTERN_TABLES[name]
     examples = pattern_examples().get(name, {})
-    cap = FAN_CAP[name]
+    cap = table_rules.fan_cap
+    minimum = table_rules.min_fan
     patterns = [
         {"id": pattern_id, "fan": fan, "limit": False, "example": examples.get(pattern_id, "")}
         for pattern_id, fan in fan_table.items()
@@ -101,23 +114,39 @@ def variant_rules(name: str) -> dict[str, Any]:
         for pattern_id in limits
     ]
     points = [
-        {"fan": fan, "points": win_points(name, fan, False)} for fan in range(MIN_FAN[name], cap)
+        {"fan": fan, "points": win_points(name, fan, False, table_rules)}
+        for fan in range(minimum, cap)
     ]
-    points.append({"fan": cap, "points": win_points(name, cap, True), "limit": True})
+    points.append({"fan": cap, "points": win_points(name, cap, True, table_rules), "limit": True})
     return {
         "variant": name,
         "seats": list(variant.seats),
-        "min_fan": MIN_FAN[name],
+        "min_fan": minimum,
         "fan_cap": cap,
         "patterns": patterns,
         "points": points,
-        "payments": _payment_rules(variant),
+        "payments": _payment_rules(variant, table_rules),
     }
 
 
 @router.get("/api/variants/{variant}")
-async def variant_info(variant: str) -> dict[str, Any]:
-    """A table's rules for the Rules panel (docs/protocol.md)."""
+async def variant_info(
+    variant: str,
+    min_fan: int | None = None,
+    fan_cap: int | None = None,
+    points: str | None = None,
+    win_payment: str | None = None,
+) -> dict[str, Any]:
+    """A table's rules for the Rules panel (docs/protocol.md); the query's house rules,
+    when given, are the table's own (a room's ``rules``), so the panel shows its cap."""
     if variant not in VARIANTS:
         raise ApiError(404, "variant_not_found", f"no table {variant!r}; expected hk or kaki3")
-    return variant_rules(variant)
+    asked = {"min_fan": min_fan, "fan_cap": fan_cap, "points": points, "win_payment": win_payment}
+    house = {name: value for name, value in asked.items() if value is not None}
+    if not house:
+        return variant_rules(variant)
+    try:
+        rules = TableRules.from_json(house, variant)
+    except RulesError as error:
+        raise ApiError(422, "validation_error", str(error)) from None
+    return variant_rules(variant, rules)

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from server.bots.quick_shanten import quick_shanten, shanten_with_each
 from server.engine.tiles import FEI, Tile
+from server.engine.variants import KAKI3
 
 
 @lru_cache(maxsize=200_000)
@@ -45,7 +46,7 @@ def nearby_kinds(tiles: Iterable[Tile], variant: str) -> list[Tile]:
         rank = int(tile[0])
         for near in range(max(1, rank - 2), min(9, rank + 2) + 1):
             kinds.add(f"{near}{tile[-1]}")
-    if variant == "kaki3":
+    if variant == KAKI3:
         kinds.add(FEI)
     return sorted(kinds)
 

@@ -15,6 +15,7 @@ from server.bots import choose_action
 from server.engine.actions import Action
 from server.engine.hand import shanten, waits
 from server.engine.tiles import DRAGONS, FEI, Tile
+from server.engine.variants import KAKI3
 
 # Honour sets worth a fan at each table, by the tile: (pattern id, fan).
 _DRAGON_FAN = ("dragon_set", 1)
@@ -29,7 +30,7 @@ def honour_set_value(
     wind = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}
     if tile == wind[seat]:
         return ("seat_wind_set", 1)
-    if variant == "kaki3":
+    if variant == KAKI3:
         if tile == "1z":
             return ("dong_set", 1)
         if tile == "4z":

@@ -16,12 +16,12 @@ from server.bots.efficiency import pungs_shanten, restricted_shanten, seven_pair
 from server.bots.seat_view import SeatView
 from server.engine.melds import Meld
 from server.engine.tiles import DRAGONS, FEI, Tile
-from server.engine.variants import KAKI3, get_variant
+from server.engine.variants import HK, KAKI3, get_variant
 
 # Chance that a held pair of a tile becomes a pung, by unseen copies left.
 _PUNG_CHANCE = {0: 0.0, 1: 0.3, 2: 0.55}
 # Expected fan from a win being self-drawn (Hong Kong only scores it).
-_SELF_DRAW_FAN = {"hk": 0.3, "kaki3": 0.0}
+_SELF_DRAW_FAN = {HK: 0.3, KAKI3: 0.0}
 _SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 HONOUR_KINDS = tuple(f"{r}z" for r in range(1, 8))
 
@@ -51,7 +51,7 @@ def honour_value(tile: Tile, view: SeatView) -> int:
     if tile == view.round_wind:
         value += 1
     # 3 Kaki: nobody sits North, so the North set scores for everyone.
-    if view.variant == "kaki3" and tile == "4z" and view.seat_wind != "4z":
+    if view.variant == KAKI3 and tile == "4z" and view.seat_wind != "4z":
         value += 1
     return value
 
@@ -115,7 +115,7 @@ def hk_plans(
     tiles: tuple[Tile, ...], melds: tuple[Meld, ...], general_steps: int, view: SeatView
 ) -> list[Plan]:
     """Hong Kong plans: honours and self-draw, half or full flush, all pungs, seven pairs."""
-    extra = _SELF_DRAW_FAN["hk"]
+    extra = _SELF_DRAW_FAN[HK]
     honours = honour_fan(tiles, melds, view)
     plans = [Plan("honours", general_steps, honours + extra)]
     suits = _suits_of(tiles, melds)
@@ -126,11 +126,11 @@ def hk_plans(
         if meld_suits - {flush_suit, "z"}:
             continue
         keep = _kinds_of_suit(flush_suit)
-        full_steps = restricted_shanten(tiles, keep, "hk")
+        full_steps = restricted_shanten(tiles, keep, HK)
         if "z" not in meld_suits:
             plans.append(Plan(f"full_flush_{flush_suit}", full_steps, 6 + extra))
         if suits["z"]:
-            half_steps = restricted_shanten(tiles, keep + list(HONOUR_KINDS), "hk")
+            half_steps = restricted_shanten(tiles, keep + list(HONOUR_KINDS), HK)
             plans.append(Plan(f"half_flush_{flush_suit}", half_steps, 3 + honours + extra))
     if all(m.kind != "chow" for m in melds):
         plans.append(
@@ -184,7 +184,7 @@ def kaki3_plans(
     flush = 1 if has_honours else 3
     plans = [Plan("honours", general_steps, base + honours + flush)]
     if not any(_meld_tile(m)[-1] == "z" for m in melds) and has_honours:
-        steps = restricted_shanten(tiles, _kinds_of_suit("p"), "kaki3")
+        steps = restricted_shanten(tiles, _kinds_of_suit("p"), KAKI3)
         plans.append(Plan("full_flush", steps, base + 3))
     if all(m.kind != "chow" for m in melds):
         plans.append(
@@ -206,6 +206,6 @@ def hand_plans(
     view: SeatView,
 ) -> list[Plan]:
     """The plans of this table for a concealed hand with these shown sets and bonus tiles."""
-    if view.variant == "kaki3":
+    if view.variant == KAKI3:
         return kaki3_plans(tiles, melds, bonus, general_steps, view)
     return hk_plans(tiles, melds, general_steps, view)

@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from server.engine.suit_walk import best_suit_shapes
 from server.engine.tiles import FEI, Tile
+from server.engine.variants import SPECIAL_HAND_TABLES
 
 _SUIT_OFFSET = {"m": 0, "p": 9, "s": 18, "z": 27}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -46,36 +48,9 @@ def _prune(readings: Iterable[Reading]) -> tuple[Reading, ...]:
 
 @lru_cache(maxsize=100_000)
 def _suit_readings(block: tuple[int, ...], chows: bool) -> tuple[Reading, ...]:
-    """The best readings of one suit's counts (honours never chow)."""
-    first = next((i for i, c in enumerate(block) if c), -1)
-    if first < 0:
-        return ((0, 0, 0),)
-    found: list[Reading] = []
-
-    def take(indexes: tuple[int, ...], eye: int, sets: int, partials: int) -> None:
-        rest = list(block)
-        for index in indexes:
-            rest[index] -= 1
-        for e, s, p in _suit_readings(tuple(rest), chows):
-            if e + eye <= 1:
-                found.append((e + eye, s + sets, p + partials))
-
-    count = block[first]
-    size = len(block)
-    take((first,), 0, 0, 0)
-    if count >= 3:
-        take((first,) * 3, 0, 1, 0)
-    if count >= 2:
-        take((first,) * 2, 0, 0, 1)
-        take((first,) * 2, 1, 0, 0)
-    if chows:
-        if first + 1 < size and block[first + 1]:
-            take((first, first + 1), 0, 0, 1)
-            if first + 2 < size and block[first + 2]:
-                take((first, first + 1, first + 2), 0, 1, 0)
-        if first + 2 < size and block[first + 2]:
-            take((first, first + 2), 0, 0, 1)
-    return _prune(found)
+    """The best readings of one suit's counts (honours never chow): the engine's one suit
+    walk, pruned as it goes, in this module's (eye, sets, partials) order."""
+    return tuple((eye, sets, partials) for sets, partials, eye in best_suit_shapes(block, chows))
 
 
 @lru_cache(maxsize=100_000)
@@ -136,7 +111,7 @@ def shanten_of_counts(counts: list[int], fei: int, variant: str) -> int:
     blocks = _blocks(counts)
     readings = _combined(_combined(blocks[0], blocks[1]), _combined(blocks[2], blocks[3]))
     best = max(_floor(size), _best(readings, sets_needed) - fei)
-    if variant == "hk" and size in (13, 14):
+    if variant in SPECIAL_HAND_TABLES and size in (13, 14):
         best = min(best, _special(counts))
     return best
 
@@ -190,7 +165,7 @@ def shanten_with_each(
         _combined(_combined(blocks[0], blocks[1]), blocks[2]),
     ]
     floor = _floor(size)
-    special = variant == "hk" and size in (13, 14)
+    special = variant in SPECIAL_HAND_TABLES and size in (13, 14)
     if special:
         pairs = sum(c // 2 for c in counts)
         orphan_kinds = sum(1 for i in _ORPHANS if counts[i])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from server.bots.seat_view import OpponentView, SeatView
 from server.engine.melds import Meld
 from server.engine.tiles import DRAGONS, FEI, Tile
+from server.engine.variants import HK
 
 LIABILITY_DANGER = 3.0
 FLUSH_DANGER = 1.0
@@ -48,7 +49,7 @@ def tile_danger(tile: Tile, view: SeatView) -> float:
         if tile in DRAGONS and len(dragons) >= 2 and tile not in dragons:
             danger += LIABILITY_DANGER
         # Every tile at the 3 Kaki table is Tong or an honour, so a flush tells nothing.
-        suit = flush_suit(opponent) if view.variant == "hk" else None
+        suit = flush_suit(opponent) if view.variant == HK else None
         if suit is not None:
             if tile[-1] == suit:
                 danger += FLUSH_DANGER

@@ -13,6 +13,7 @@ from typing import Any
 from server.engine.melds import Meld
 from server.engine.rules import TableRules
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile, is_bonus
+from server.engine.variants import get_variant
 
 
 @dataclass(frozen=True)
@@ -96,10 +97,10 @@ def _seen_tiles(view: dict[str, Any], concealed: tuple[Tile, ...]) -> Counter[Ti
 
 
 def _unseen_counts(variant: str, seen: Counter[Tile]) -> dict[Tile, int]:
-    suits = ("m", "p", "s") if variant == "hk" else ("p",)
+    suits = get_variant(variant).suits
     kinds = [f"{r}{s}" for s in suits for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
     unseen = {kind: max(0, 4 - seen[kind]) for kind in kinds}
-    if variant == "kaki3":
+    if get_variant(variant).has_fei:
         unseen[FEI] = max(0, 4 - seen[FEI])
     return unseen
 

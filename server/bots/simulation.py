@@ -14,6 +14,7 @@ from typing import Any
 
 from server.bots import LEVELS, choose_action
 from server.engine import DealSettings, apply, legal_actions, new_deal, pending_seats, view
+from server.engine.deal_result import DealOutcome, DealResult
 from server.engine.rules import TableRules
 from server.engine.variants import get_variant
 
@@ -125,8 +126,8 @@ def play_deal(
     timings: list[float],
     cpu_timings: list[float] | None = None,
     rules: TableRules | None = None,
-) -> dict[str, Any]:
-    """Play one bots-only deal to its end; returns the engine's result object.
+) -> DealResult:
+    """Play one bots-only deal to its end; returns the engine's result.
 
     Appends each decision's wall-clock time (seconds) to `timings`, and its CPU time to
     `cpu_timings` when given. Raises `RuntimeError` if the deal does not end within
@@ -174,18 +175,17 @@ def simulate(
             rules,
         )
         tally.deals += 1
-        outcome = result["outcome"]
-        if outcome == "win":
+        if result.outcome == DealOutcome.WIN:
             tally.wins += 1
-            for winner in result["winners"]:
-                tally.winning_fans.append(int(winner["fan"]))
-                tally.players[player_at[winner["seat"]]].wins += 1
-        elif outcome == "timeout":
+            for winner in result.winners:
+                tally.winning_fans.append(winner.fan)
+                tally.players[player_at[winner.seat]].wins += 1
+        elif result.outcome == DealOutcome.TIMEOUT:
             tally.timeouts += 1
         else:
             tally.draws += 1
-        for seat, points in result["scores"].items():
-            tally.players[player_at[seat]].net_points += int(points)
+        for seat, points in result.scores.items():
+            tally.players[player_at[seat]].net_points += points
     tally.elapsed = time.perf_counter() - started
     return tally
 

@@ -36,6 +36,7 @@ from server.engine import (
     view,
 )
 from server.engine.rules import TableRules
+from server.engine.variants import VARIANTS
 
 USAGE_ERROR = 2
 
@@ -127,10 +128,12 @@ def replay_deal(document: dict[str, Any]) -> dict[str, Any]:
 def _deal(document: dict[str, Any]) -> DealState:
     """The starting state of the fixed deal described by `document`."""
     variant = document.get("variant")
-    if variant not in ("hk", "kaki3"):
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise ReplayInputError(f'\'variant\' must be "hk" or "kaki3", not {variant!r}')
     round_wind = document.get("round_wind", "E")
-    if round_wind not in ("E", "S", "W", "N") or (variant == "kaki3" and round_wind != "E"):
+    if round_wind not in ("E", "S", "W", "N") or (
+        not VARIANTS[variant].has_wind_rounds and round_wind != "E"
+    ):
         raise ReplayInputError(f"'round_wind' {round_wind!r} is not a round wind of this table")
     hands_text = document.get("hands")
     if not isinstance(hands_text, dict):
@@ -199,15 +202,14 @@ def _report(state: DealState) -> dict[str, Any]:
             "scores": table.get("scores", {}),
             "pending": pending_seats(state),
         }
-    report = {
-        "outcome": result["outcome"],
-        "winners": [_winner(winner) for winner in result.get("winners", [])],
-        "payments": _payments(result.get("payments", [])),
-        "scores": result["scores"],
+    shown = result.to_json()
+    return {
+        "outcome": shown["outcome"],
+        "winners": [_winner(winner) for winner in shown["winners"]],
+        "payments": _payments(shown["payments"]),
+        "scores": shown["scores"],
+        "next_dealer": shown["next_dealer"],
     }
-    if "next_dealer" in result:
-        report["next_dealer"] = result["next_dealer"]
-    return report
 
 
 def _winner(winner: dict[str, Any]) -> dict[str, Any]:

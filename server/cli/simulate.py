@@ -21,11 +21,12 @@ import sys
 from server.bots.simulation import level_strength, mixed_levels, parse_levels, simulate
 from server.engine.errors import EngineError
 from server.engine.rules import TableRules
+from server.engine.variants import HK, VariantName
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the simulate options to `parser`."""
-    parser.add_argument("--variant", choices=("hk", "kaki3"), default="hk", help="table rules")
+    parser.add_argument("--variant", choices=tuple(VariantName), default=HK, help="table rules")
     parser.add_argument("--deals", type=int, default=100, help="number of deals to play")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal's shuffle")
     parser.add_argument(

@@ -14,6 +14,7 @@ from sqlalchemy import Float, case, cast, func, literal_column, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.filters import OUTCOMES, DealFilters
+from server.engine.deal_result import DealOutcome
 from server.store.figures import DURATION_UPPER_BOUNDS
 from server.store.schema import deals
 
@@ -66,7 +67,7 @@ async def charts(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
 
     fan_rows = await conn.execute(
         select(deals.c.fan, func.count())
-        .where(*terms, deals.c.outcome == "win", deals.c.fan.is_not(None))
+        .where(*terms, deals.c.outcome == DealOutcome.WIN, deals.c.fan.is_not(None))
         .group_by(deals.c.fan)
         .order_by(deals.c.fan)
     )
@@ -77,7 +78,7 @@ async def charts(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
         select(pattern_id.label("pattern"), func.count().label("count"))
         .select_from(deals)
         .join(element, literal_column("true"))
-        .where(*terms, deals.c.outcome == "win")
+        .where(*terms, deals.c.outcome == DealOutcome.WIN)
         .group_by(pattern_id)
         .order_by(func.count().desc(), pattern_id)
         .limit(TOP_PATTERNS)

@@ -14,10 +14,11 @@ from typing import Annotated
 from fastapi import Query
 from sqlalchemy import ColumnElement, Table, exists, select
 
+from server.engine.deal_result import DealOutcome
 from server.store.schema import deal_players
 
 VARIANTS = ("hk", "kaki3")
-OUTCOMES = ("win", "draw", "timeout")
+OUTCOMES = tuple(outcome.value for outcome in DealOutcome)
 MAX_NAME_LENGTH = 100
 
 

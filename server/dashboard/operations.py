@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.filters import DealFilters
+from server.engine.deal_result import DealOutcome
 from server.rooms.snapshot import RoomSnapshot, RoomStatus
 from server.store.schema import deal_players, deals
 
@@ -92,7 +93,7 @@ async def recent_deal_limit_endings(
         table, terms = deal_players, filters.on_deal_players()
     recent = await conn.execute(
         select(table.c.deal_id, table.c.room_id, table.c.variant, table.c.ended_at)
-        .where(*terms, table.c.outcome == "timeout")
+        .where(*terms, table.c.outcome == DealOutcome.TIMEOUT)
         .distinct()
         .order_by(table.c.ended_at.desc(), table.c.deal_id.desc())
         .limit(RECENT_LIMITED)
@@ -110,6 +111,6 @@ async def recent_deal_limit_endings(
 
 async def deal_limit_endings(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
     """How many selected deals ended at the deal time limit, and the latest of them."""
-    terms = [*filters.on_deals(deals), deals.c.outcome == "timeout"]
+    terms = [*filters.on_deals(deals), deals.c.outcome == DealOutcome.TIMEOUT]
     count = await conn.scalar(select(func.count()).select_from(deals).where(*terms))
     return {"count": int(count or 0), "recent": await recent_deal_limit_endings(conn, filters)}

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.dashboard.charts import DURATION_BUCKETS, TOP_PATTERNS
 from server.dashboard.filters import OUTCOMES, DealFilters
+from server.engine.deal_result import DealOutcome
 from server.store.figures import EVERY_DEAL
 from server.store.schema import chart_counts, player_totals
 
@@ -132,4 +133,4 @@ async def charts(conn: AsyncConnection, filters: DealFilters) -> dict[str, Any]:
 async def timeout_count(conn: AsyncConnection, filters: DealFilters) -> int:
     """How many selected deals ended at the deal time limit."""
     counts = await _counts(conn, filters)
-    return counts.get(("outcome", "timeout"), 0)
+    return counts.get(("outcome", DealOutcome.TIMEOUT), 0)

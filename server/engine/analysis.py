@@ -26,7 +26,7 @@ from server.engine.rules import TableRules
 from server.engine.scoring import score_hand
 from server.engine.scoring.types import ScoreResult, WinFlags, WinningHand
 from server.engine.tiles import FEI, Tile, sort_key
-from server.engine.variants import get_variant
+from server.engine.variants import KAKI3, get_variant
 
 _DISCARD_WIN = WinFlags()
 _SELF_DRAW = WinFlags(self_drawn=True)
@@ -211,7 +211,7 @@ def analyse(seat_view: Mapping[str, Any], rules: TableRules | None = None) -> di
         {"tile": tile, "waits": [{"tile": wait, "unseen": unseen.get(wait, 0)} for wait in found]}
         for tile, found in ready_discards(own, banned)
     ]
-    if variant == "kaki3" and FEI in own.concealed and FEI not in banned:
+    if variant == KAKI3 and FEI in own.concealed and FEI not in banned:
         win_now = analysis["win_now"]
         can_win = win_now is not None and win_now["reaches_min"]
         analysis["sink"] = sink_analysis(own, unseen, can_win, minimum)
@@ -290,7 +290,7 @@ def refused_by_rule(seat_view: Mapping[str, Any], own: OwnTiles) -> list[dict[st
     banned = list(seat_view.get("forbidden") or ())
     if banned:
         rules.append({"id": SAME_TURN_THROW_BAN, "tiles": banned})
-    if own.variant != "kaki3":
+    if own.variant != KAKI3:
         return rules
     held = Counter(own.concealed)
     my_turn = seat_view.get("turn") == own.seat and seat_view.get("phase") == "discard"

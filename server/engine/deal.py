@@ -14,6 +14,7 @@ from typing import Any
 from server.engine.actions import CHOW, KONG, PASS, TIMEOUT, Action
 from server.engine.claims import decide, undecided_seats
 from server.engine.deal_end import finish_without_winner
+from server.engine.deal_result import DealOutcome
 from server.engine.deal_state import (
     CLAIM_PHASE,
     DISCARD_PHASE,
@@ -111,7 +112,7 @@ def apply(state: DealState, action: Action) -> tuple[DealState, list[Event]]:
     events: list[Event] = []
     if action.type == TIMEOUT:
         new_state = state.copy()
-        finish_without_winner(new_state, events, "timeout")
+        finish_without_winner(new_state, events, DealOutcome.TIMEOUT)
         return new_state, events
     seat = action.seat
     if seat not in state.seats:

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from server.engine.deal_state import ENDED, DealState, Event, Payment
+from server.engine.deal_result import (
+    DealOutcome,
+    DealResult,
+    DealWinner,
+    Payment,
+    ResultSet,
+    WinnerHand,
+)
+from server.engine.deal_state import ENDED, DealState, Event
 from server.engine.hand import is_complete
 from server.engine.scoring import score_hand
 from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
@@ -20,6 +27,7 @@ from server.engine.settlement import (
     square_up_payments,
 )
 from server.engine.tiles import DRAGONS, FEI, Tile, sorted_tiles
+from server.engine.variants import KAKI3
 
 
 def score_win(
@@ -92,7 +100,7 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
     winner_seats = [winner.seat for winner in winners]
     for winner in winners:
         win = Win(winner.seat, winner.score.points, winner.shooter, _liable_seat(state, winner))
-        if variant.name == "kaki3":
+        if variant.name == KAKI3:
             settlement += kaki3_win_payments(variant, win)
             settlement += _kaki3_after_win_payments(state, winner.seat)
         else:
@@ -109,15 +117,15 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
         )
     for paid in settlement:
         state.payments.append(paid)
-        events.append({"type": "payment", **paid, "visible_to": None})
+        events.append({"type": "payment", **paid.to_json(), "visible_to": None})
     if variant.winner_deals_next:
         next_dealer = winner_seats[0]
     else:
         next_dealer = "E" if "E" in winner_seats else variant.next_seat("E")
-    _end(state, "win", [_winner_json(winner) for winner in winners], next_dealer, events)
+    _end(state, DealOutcome.WIN, [_deal_winner(winner) for winner in winners], next_dealer, events)
 
 
-def finish_without_winner(state: DealState, events: list[Event], outcome: str) -> None:
+def finish_without_winner(state: DealState, events: list[Event], outcome: DealOutcome) -> None:
     """End the deal drawn (wall) or timed out. Payments already made stand."""
     next_dealer = state.last_drawer if state.variant.winner_deals_next else "E"
     _end(state, outcome, [], next_dealer, events)
@@ -125,21 +133,21 @@ def finish_without_winner(state: DealState, events: list[Event], outcome: str) -
 
 def _end(
     state: DealState,
-    outcome: str,
-    winners: list[dict[str, Any]],
+    outcome: DealOutcome,
+    winners: list[DealWinner],
     next_dealer: str,
     events: list[Event],
 ) -> None:
     state.phase = ENDED
     state.options = {}
     state.decisions = {}
-    state.result = {
-        "outcome": outcome,
-        "winners": winners,
-        "payments": list(state.payments),
-        "scores": net_scores(state.seats, state.payments),
-        "next_dealer": next_dealer,
-    }
+    state.result = DealResult(
+        outcome=outcome,
+        winners=tuple(winners),
+        payments=tuple(state.payments),
+        scores=net_scores(state.seats, state.payments),
+        next_dealer=next_dealer,
+    )
     events.append(
         {"type": "end", "outcome": outcome, "next_dealer": next_dealer, "visible_to": None}
     )
@@ -147,7 +155,7 @@ def _end(
 
 def _liable_seat(state: DealState, winner: Winner) -> str | None:
     """3 Kaki dragon liability: who threw this winner the third dragon, if anyone."""
-    if state.variant.name != "kaki3":
+    if state.variant.name != KAKI3:
         return None
     tile = winner.hand.winning_tile
     if (
@@ -178,28 +186,29 @@ def _kaki3_after_win_payments(state: DealState, winner: str) -> list[Payment]:
     return payments + square_up_payments(losers, counts)
 
 
-def _winner_json(winner: Winner) -> dict[str, Any]:
+def _deal_winner(winner: Winner) -> DealWinner:
     hand = winner.hand
-    return {
-        "seat": winner.seat,
-        "fan": winner.score.fan,
-        "limit": winner.score.limit,
-        "points": winner.score.points,
-        "patterns": [{"id": pattern.id, "fan": pattern.fan} for pattern in winner.score.patterns],
-        "hand": {
-            "concealed": sorted_tiles(hand.concealed),
-            "sets": [_set_json(reading_set) for reading_set in winner.score.sets],
-            "melds": [meld.to_json() for meld in hand.melds],
-            "bonus": list(hand.bonus),
-            "winning_tile": hand.winning_tile,
-            "self_drawn": hand.flags.self_drawn,
-            "from": winner.shooter,
-        },
-    }
+    score = winner.score
+    return DealWinner(
+        seat=winner.seat,
+        fan=score.fan,
+        limit=score.limit,
+        points=score.points,
+        patterns=tuple((pattern.id, pattern.fan) for pattern in score.patterns),
+        hand=WinnerHand(
+            concealed=tuple(sorted_tiles(hand.concealed)),
+            sets=tuple(_result_set(reading_set) for reading_set in score.sets),
+            melds=tuple(hand.melds),
+            bonus=tuple(hand.bonus),
+            winning_tile=hand.winning_tile,
+            self_drawn=hand.flags.self_drawn,
+            shooter=winner.shooter,
+        ),
+    )
 
 
-def _set_json(reading_set: ReadingSet) -> dict[str, Any]:
-    """One concealed set of the winning reading, shaped like a shown meld's JSON.
+def _result_set(reading_set: ReadingSet) -> ResultSet:
+    """One concealed set of the winning reading, shaped like a shown meld.
 
     `fei_as` is what a Fei in the set stands for (a set's Fei all stand for one tile: a
     chow holds at most one, a pong's or pair's stand for its own tile), else None.
@@ -208,8 +217,4 @@ def _set_json(reading_set: ReadingSet) -> dict[str, Any]:
     for tile in reading_set.tiles:
         if tile != FEI:
             real.remove(tile)
-    return {
-        "kind": reading_set.kind,
-        "tiles": list(reading_set.tiles),
-        "fei_as": real[0] if real else None,
-    }
+    return ResultSet(reading_set.kind, tuple(reading_set.tiles), real[0] if real else None)

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine.actions import Action
+from server.engine.deal_result import DealResult, Payment, net_of
 from server.engine.errors import EngineError
 from server.engine.melds import Meld
 from server.engine.rules import TableRules
 from server.engine.tiles import ALL_TILE_KINDS, SEATS, Tile
-from server.engine.variants import Variant, get_variant
+from server.engine.variants import KAKI3, Variant, get_variant
 
 # Phases of a deal, as `view` reports them.
 DISCARD_PHASE = "discard"  # the player to act holds a full hand and must throw (or win, kong...)
@@ -25,7 +26,6 @@ CLAIM_PHASE = "claim"  # a discard is on offer: the seats that can claim it deci
 ROB_PHASE = "rob"  # an added kong is on offer to the seats that can win on it
 ENDED = "ended"
 
-Payment = dict[str, Any]
 Event = dict[str, Any]
 
 # Canonical tile order as a lookup: the deal sorts small lists often, and a dict lookup
@@ -62,7 +62,7 @@ class DealSettings:
             raise EngineError(
                 f"unknown round wind {self.round_wind!r}; expected one of {list(SEATS)}"
             )
-        if self.variant == "kaki3" and self.round_wind != "E":
+        if self.variant == KAKI3 and self.round_wind != "E":
             raise EngineError("3 Kaki is always played in the East round")
 
     @property
@@ -126,7 +126,7 @@ class DealState:
     families_paid: tuple[str, ...] = ()
     in_initial_layout: bool = False
     payments: list[Payment] = field(default_factory=list)
-    result: dict[str, Any] | None = None
+    result: DealResult | None = None
     # Memo of the self-draw win check for this exact state (not part of equality);
     # `apply` clears it on the state it returns.
     self_win_memo: list[Any] = field(default_factory=list, compare=False, repr=False)
@@ -197,8 +197,4 @@ class DealState:
 
     def net_scores(self) -> dict[str, int]:
         """Each seat's net from the payments so far."""
-        scores = dict.fromkeys(self.seats, 0)
-        for paid in self.payments:
-            scores[paid["from"]] -= paid["points"]
-            scores[paid["to"]] += paid["points"]
-        return scores
+        return net_of(self.seats, self.payments)

@@ -8,6 +8,7 @@ is empty, or 3 Kaki is down to its last 7) the deal ends drawn.
 from __future__ import annotations
 
 from server.engine.deal_end import finish_without_winner
+from server.engine.deal_result import DealOutcome, Payment
 from server.engine.deal_state import DealState, Event
 from server.engine.settlement import family_payments
 from server.engine.tiles import Tile, is_bonus
@@ -35,7 +36,7 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
     False when the deal ended drawn instead.
     """
     if state.wall_remaining <= 0:
-        finish_without_winner(state, events, "draw")
+        finish_without_winner(state, events, DealOutcome.DRAW)
         return False
     player = state.own(seat)
     tile = take_tile(state, from_back=replacement is not None)
@@ -50,7 +51,7 @@ def draw(state: DealState, seat: str, events: list[Event], replacement: str | No
     while is_bonus(tile):
         lay_out_bonus(state, seat, tile, events)
         if state.wall_remaining <= 0:
-            finish_without_winner(state, events, "draw")
+            finish_without_winner(state, events, DealOutcome.DRAW)
             return False
         tile = take_tile(state, from_back=True)
         if replacement != "kong":
@@ -84,11 +85,11 @@ def lay_out_bonus(state: DealState, seat: str, tile: Tile, events: list[Event]) 
         pay(state, family_payments(state.variant, seat, state.in_initial_layout), events)
 
 
-def pay(state: DealState, payments: list[dict[str, object]], events: list[Event]) -> None:
+def pay(state: DealState, payments: list[Payment], events: list[Event]) -> None:
     """Record payments made at once, each also as a public event."""
     for paid in payments:
         state.payments.append(paid)
-        events.append({"type": "payment", **paid, "visible_to": None})
+        events.append({"type": "payment", **paid.to_json(), "visible_to": None})
 
 
 def lay_out_dealt_bonus_tiles(state: DealState, events: list[Event]) -> None:
@@ -109,7 +110,7 @@ def lay_out_dealt_bonus_tiles(state: DealState, events: list[Event]) -> None:
                 lay_out_bonus(state, seat, tile, events)
             for _ in bonus_tiles:
                 if state.wall_remaining <= 0:
-                    finish_without_winner(state, events, "draw")
+                    finish_without_winner(state, events, DealOutcome.DRAW)
                     return
                 player.hand.append(take_tile(state, from_back=True))
     state.in_initial_layout = False

@@ -69,7 +69,7 @@ class Game:
     @property
     def round_wind(self) -> str:
         """The coming deal's round wind (3 Kaki: always East)."""
-        return "E" if self.variant.name == "kaki3" else SEATS[self.round_index]
+        return "E" if not self.variant.has_wind_rounds else SEATS[self.round_index]
 
     @property
     def is_finished(self) -> bool:

@@ -30,6 +30,7 @@ from server.engine.hand_shanten import (
 )
 from server.engine.melds import CHOW, PONG
 from server.engine.tiles import FEI, Tile, sort_key
+from server.engine.variants import SPECIAL_HAND_TABLES
 
 __all__ = [
     "Decomposition",
@@ -199,7 +200,7 @@ def _set_order(hand_set: HandSet) -> tuple[tuple[int, int], str, tuple[int, ...]
 
 def is_seven_pairs(concealed: Sequence[Tile], variant: str) -> bool:
     """Hong Kong seven pairs: fourteen tiles in pairs, four alike counting as two."""
-    if variant != "hk" or len(concealed) != 14:
+    if variant not in SPECIAL_HAND_TABLES or len(concealed) != 14:
         return False
     counts, _ = hand_counts(concealed, variant)
     return all(count % 2 == 0 for count in counts)
@@ -207,7 +208,7 @@ def is_seven_pairs(concealed: Sequence[Tile], variant: str) -> bool:
 
 def is_thirteen_orphans(concealed: Sequence[Tile], variant: str) -> bool:
     """Hong Kong thirteen orphans: one of each terminal and honour, and one more of them."""
-    if variant != "hk" or len(concealed) != 14:
+    if variant not in SPECIAL_HAND_TABLES or len(concealed) != 14:
         return False
     counts, _ = hand_counts(concealed, variant)
     return thirteen_orphans_shanten(counts) == -1
@@ -227,7 +228,7 @@ def is_complete(concealed: Sequence[Tile], variant: str) -> bool:
             return True
     elif standard_shanten(counts, fei) == -1:
         return True
-    if variant == "hk" and tiles == 14:
+    if variant in SPECIAL_HAND_TABLES and tiles == 14:
         return seven_pairs_shanten(counts) == -1 or thirteen_orphans_shanten(counts) == -1
     return False
 
@@ -240,7 +241,7 @@ def shanten(concealed: Sequence[Tile], variant: str) -> int:
     also counts seven pairs and thirteen orphans for 13 or 14 tiles.
     """
     counts, fei = hand_counts(concealed, variant)
-    return _shanten(counts, fei, variant == "hk")
+    return _shanten(counts, fei, variant in SPECIAL_HAND_TABLES)
 
 
 @lru_cache(maxsize=200_000)

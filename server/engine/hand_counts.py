@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from server.engine.errors import HandError
 from server.engine.tiles import FEI, Tile
+from server.engine.variants import HK, KAKI3, VariantName
 
 PLAYABLE_KINDS: tuple[Tile, ...] = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(
     f"{r}z" for r in range(1, 8)
@@ -18,18 +19,18 @@ PLAYABLE_KINDS: tuple[Tile, ...] = tuple(f"{r}{s}" for s in "mps" for r in range
 KIND_INDEX: dict[Tile, int] = {tile: index for index, tile in enumerate(PLAYABLE_KINDS)}
 HONOUR_START = 27
 
-VARIANTS = ("hk", "kaki3")
+VARIANTS = tuple(VariantName)
 
 # The concealed kinds each table plays with. 3 Kaki has only Tong (dots) and honours.
 _VARIANT_KINDS: dict[str, frozenset[Tile]] = {
-    "hk": frozenset(PLAYABLE_KINDS),
-    "kaki3": frozenset(tile for tile in PLAYABLE_KINDS if tile[-1] in "pz"),
+    HK: frozenset(PLAYABLE_KINDS),
+    KAKI3: frozenset(tile for tile in PLAYABLE_KINDS if tile[-1] in "pz"),
 }
 
 # Candidate winning tiles, in canonical order, for `waits`.
 VARIANT_WAIT_KINDS: dict[str, tuple[Tile, ...]] = {
-    "hk": PLAYABLE_KINDS,
-    "kaki3": tuple(tile for tile in PLAYABLE_KINDS if tile[-1] in "pz") + (FEI,),
+    HK: PLAYABLE_KINDS,
+    KAKI3: tuple(tile for tile in PLAYABLE_KINDS if tile[-1] in "pz") + (FEI,),
 }
 
 
@@ -42,7 +43,7 @@ def check_variant(variant: str) -> None:
 def variant_allows(tile: Tile, variant: str) -> bool:
     """True when `tile` can be held in a concealed hand at this table."""
     if tile == FEI:
-        return variant == "kaki3"
+        return variant == KAKI3
     return tile in _VARIANT_KINDS[variant]
 
 
@@ -50,7 +51,7 @@ def variant_allows(tile: Tile, variant: str) -> bool:
 _COUNT_INDEX: dict[str, dict[Tile, int]] = {
     variant: {tile: KIND_INDEX[tile] for tile in kinds} for variant, kinds in _VARIANT_KINDS.items()
 }
-_COUNT_INDEX["kaki3"][FEI] = 34
+_COUNT_INDEX[KAKI3][FEI] = 34
 
 
 def hand_counts(concealed: Sequence[Tile], variant: str) -> tuple[tuple[int, ...], int]:

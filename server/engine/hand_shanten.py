@@ -7,7 +7,8 @@ that can stay where they are (`kept`); then shanten = 3m + 1 - kept, so a comple
 2m - 2*sets - partials - pair.
 
 Real tiles are grouped suit by suit into sets (3 tiles), partials (a pair or two tiles of a
-run, each waiting on one tile), one eye and single tiles. Fei then fill the holes, under
+run, each waiting on one tile), one eye and single tiles (the one suit walk,
+`server.engine.suit_walk`). Fei then fill the holes, under
 3 Kaki's limits: a set keeps at least one real tile (so a set slot takes at most two Fei,
 and a slot with no real tile yet can hold two Fei while a real tile is still to come), a
 chow holds at most one Fei (a partial run plus one Fei), and the eye may be all Fei.
@@ -18,55 +19,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from server.engine.hand_counts import suit_blocks
+from server.engine.suit_walk import MAX_PARTIALS, suit_complete, suit_shapes
 
-# (sets, partials, eye) reachable in one suit. Partials beyond four never help (m <= 4).
 Blocks = frozenset[tuple[int, int, int]]
-_MAX_PARTIALS = 4
-
-
-@lru_cache(maxsize=200_000)
-def _suit_readings(counts: tuple[int, ...], chows: bool) -> Blocks:
-    """Every (sets, partials, eye) split of one suit's tiles; leftovers are singles."""
-    first = next((index for index, count in enumerate(counts) if count), -1)
-    if first < 0:
-        return frozenset({(0, 0, 0)})
-    found: set[tuple[int, int, int]] = set()
-
-    def take(indexes: tuple[int, ...], sets: int, partials: int, eye: int) -> None:
-        rest = list(counts)
-        for index in indexes:
-            rest[index] -= 1
-        for s, t, p in _suit_readings(tuple(rest), chows):
-            if p + eye <= 1:
-                found.add((s + sets, min(t + partials, _MAX_PARTIALS), p + eye))
-
-    count = counts[first]
-    size = len(counts)
-    take((first,), 0, 0, 0)
-    if count >= 3:
-        take((first, first, first), 1, 0, 0)
-    if count >= 2:
-        take((first, first), 0, 1, 0)
-        take((first, first), 0, 0, 1)
-    if chows:
-        if first + 1 < size and counts[first + 1]:
-            take((first, first + 1), 0, 1, 0)
-            if first + 2 < size and counts[first + 2]:
-                take((first, first + 1, first + 2), 1, 0, 0)
-        if first + 2 < size and counts[first + 2]:
-            take((first, first + 2), 0, 1, 0)
-    return frozenset(found)
 
 
 @lru_cache(maxsize=200_000)
 def _suit_best_readings(counts: tuple[int, ...], chows: bool) -> Blocks:
-    """`_suit_readings` keeping, for each (sets, eye), only the most partials.
+    """`suit_shapes` keeping, for each (sets, eye), only the most partials.
 
     Without Fei a partial is never worse than its two tiles left single (it fills one slot
     where two singles would seed two), so only the largest partial count matters. With Fei
     it can be (two seeded slots hold more Fei), so Fei hands use every reading.
     """
-    return _most_partials(_suit_readings(counts, chows))
+    return _most_partials(suit_shapes(counts, chows))
 
 
 def _most_partials(readings: Blocks) -> Blocks:
@@ -80,7 +46,7 @@ def _most_partials(readings: Blocks) -> Blocks:
 def _combine(left: Blocks, right: Blocks) -> Blocks:
     """Readings of two suits together (at most one eye overall)."""
     return frozenset(
-        (s1 + s2, min(t1 + t2, _MAX_PARTIALS), p1 + p2)
+        (s1 + s2, min(t1 + t2, MAX_PARTIALS), p1 + p2)
         for s1, t1, p1 in left
         for s2, t2, p2 in right
         if p1 + p2 <= 1
@@ -122,8 +88,8 @@ def standard_shanten(counts: tuple[int, ...], fei: int) -> int:
         )
     else:
         readings = _combine(
-            _combine(_suit_readings(man, True), _suit_readings(pin, True)),
-            _combine(_suit_readings(sou, True), _suit_readings(honours, False)),
+            _combine(suit_shapes(man, True), suit_shapes(pin, True)),
+            _combine(suit_shapes(sou, True), suit_shapes(honours, False)),
         )
     best = 0
     for sets, partials, eye in readings:
@@ -158,33 +124,6 @@ def is_thirteen_orphans_counts(counts: tuple[int, ...]) -> bool:
     return thirteen_orphans_shanten(counts) == -1
 
 
-@lru_cache(maxsize=100_000)
-def _suit_complete(counts: tuple[int, ...], chows: bool, with_eye: bool) -> bool:
-    """Can one suit's tiles be read as sets only (or sets and the eye)?"""
-    first = next((index for index, count in enumerate(counts) if count), -1)
-    if first < 0:
-        return not with_eye
-    rest = list(counts)
-    if with_eye and counts[first] >= 2:
-        rest[first] -= 2
-        if _suit_complete(tuple(rest), chows, False):
-            return True
-        rest[first] += 2
-    if counts[first] >= 3:
-        rest[first] -= 3
-        if _suit_complete(tuple(rest), chows, with_eye):
-            return True
-        rest[first] += 3
-    if chows and first + 2 < len(counts) and counts[first + 1] and counts[first + 2]:
-        rest[first] -= 1
-        rest[first + 1] -= 1
-        rest[first + 2] -= 1
-        if _suit_complete(tuple(rest), chows, with_eye):
-            return True
-    # The lowest tile can only sit in a pong, a chow it starts, or the eye.
-    return False
-
-
 def standard_complete_without_fei(counts: tuple[int, ...]) -> bool:
     """Fast four-sets-and-an-eye check for a hand with no Fei (one suit at a time)."""
     eye_suits = 0
@@ -194,6 +133,6 @@ def standard_complete_without_fei(counts: tuple[int, ...]) -> bool:
             return False
         with_eye = remainder == 2
         eye_suits += with_eye
-        if eye_suits > 1 or not _suit_complete(block, index < 3, with_eye):
+        if eye_suits > 1 or not suit_complete(block, index < 3, with_eye):
             return False
     return eye_suits == 1

@@ -39,10 +39,13 @@ _HK_HALF_POINTS = {fan: (points + 1) // 2 for fan, points in _HK_SEED_POINTS.ite
 _KAKI3_POINTS = {3: 4, 4: 6, 5: 8, 6: 10, 7: 12, 8: 14, 9: 16}
 KAKI3_LIMIT_POINTS = 24
 
-MIN_FAN_CHOICES = {HK: (0, 1, 2, 3), KAKI3: (3, 4, 5)}
-FAN_CAP_CHOICES = {HK: (8, 10, 13), KAKI3: (10, 8)}
-POINTS_CHOICES = {HK: (SEED_POINTS, HALF_POINTS), KAKI3: (SEED_POINTS,)}
-PAYMENT_CHOICES = {HK: (SEED_PAYMENT, EVERYONE_FULL), KAKI3: (SEED_PAYMENT,)}
+MIN_FAN_CHOICES: dict[str, tuple[int, ...]] = {HK: (0, 1, 2, 3), KAKI3: (3, 4, 5)}
+FAN_CAP_CHOICES: dict[str, tuple[int, ...]] = {HK: (8, 10, 13), KAKI3: (10, 8)}
+POINTS_CHOICES: dict[str, tuple[str, ...]] = {HK: (SEED_POINTS, HALF_POINTS), KAKI3: (SEED_POINTS,)}
+PAYMENT_CHOICES: dict[str, tuple[str, ...]] = {
+    HK: (SEED_PAYMENT, EVERYONE_FULL),
+    KAKI3: (SEED_PAYMENT,),
+}
 # The seed's minimum and cap are the table's own facts (`Variant`); house rules override them.
 _DEFAULT_MIN_FAN = {name: variant.min_fan for name, variant in VARIANTS.items()}
 _DEFAULT_FAN_CAP = {name: variant.fan_cap for name, variant in VARIANTS.items()}
@@ -178,7 +181,7 @@ def _check_choice(
         )
 
 
-_DEFAULTS = {
+_DEFAULTS: dict[str, TableRules] = {
     HK: TableRules(HK, _DEFAULT_MIN_FAN[HK], _DEFAULT_FAN_CAP[HK]),
     KAKI3: TableRules(KAKI3, _DEFAULT_MIN_FAN[KAKI3], _DEFAULT_FAN_CAP[KAKI3]),
 }

@@ -1,6 +1,6 @@
 """Payments: kongs and families at once, and the settlement after a win.
 
-Every payment is a JSON-ready dict ``{"from", "to", "points", "reason"}`` with a reason
+Every payment is a frozen `Payment` (JSON ``{"from", "to", "points", "reason"}``) with a reason
 among `win`, `liability`, `kong`, `family`, `extra_fei`, `square_up`. Nothing here looks
 at tiles: the deal counts what each rule needs and this module does the arithmetic, so
 each rule of docs/rules.md ("3 Kaki: payments") reads as one function.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from server.engine.deal_state import Payment
+from server.engine.deal_result import Payment, net_of
 from server.engine.rules import EVERYONE_FULL, TableRules
 from server.engine.variants import Variant
 
@@ -29,7 +29,7 @@ CONCEALED = "concealed"
 
 def payment(payer: str, payee: str, points: int, reason: str) -> Payment:
     """One payment record."""
-    return {"from": payer, "to": payee, "points": points, "reason": reason}
+    return Payment(payer, payee, points, reason)
 
 
 def half_share(value: int) -> int:
@@ -146,8 +146,4 @@ def square_up_payments(losers: Sequence[str], counts: dict[str, int]) -> list[Pa
 
 def net_scores(seats: Sequence[str], payments: Sequence[Payment]) -> dict[str, int]:
     """Each seat's net from `payments`."""
-    scores = dict.fromkeys(seats, 0)
-    for paid in payments:
-        scores[paid["from"]] -= paid["points"]
-        scores[paid["to"]] += paid["points"]
-    return scores
+    return net_of(seats, payments)

@@ -9,20 +9,32 @@ payments.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from server.engine.errors import EngineError
 from server.engine.tiles import Tile, hk_tile_set, kaki3_tile_set
 
-HK = "hk"
-KAKI3 = "kaki3"
+
+class VariantName(StrEnum):
+    """The two tables. A `StrEnum`, so a name is its wire string ("hk", "kaki3") in JSON and
+    in a dict key; code compares against these members, never against bare strings."""
+
+    HK = "hk"
+    KAKI3 = "kaki3"
+
+
+HK = VariantName.HK
+KAKI3 = VariantName.KAKI3
 
 
 @dataclass(frozen=True)
 class Variant:
     """The rules of one table that the deal depends on."""
 
-    name: str
+    name: VariantName
     seats: tuple[str, ...]
+    # The suits of the tile set (Hong Kong plays all three, 3 Kaki only dots).
+    suits: tuple[str, ...]
     tile_set: tuple[Tile, ...]
     # Tiles at the end of the wall that are never drawn (3 Kaki keeps the last 7).
     dead_wall: int
@@ -42,6 +54,8 @@ class Variant:
     # Deals in one "round" of the game when the game counts deals (3 Kaki has no wind
     # rounds: one round is one deal per seat); None when wind rounds end it (Hong Kong).
     deals_per_round: int | None
+    # Thirteen orphans and seven pairs are winning shapes (Hong Kong only).
+    has_special_hands: bool
     exposed_kong_points: int = 2
     added_kong_points: int = 1
     concealed_kong_points: int = 2
@@ -50,6 +64,12 @@ class Variant:
     def player_count(self) -> int:
         """How many seats play."""
         return len(self.seats)
+
+    @property
+    def has_wind_rounds(self) -> bool:
+        """True when the game runs through wind rounds (Hong Kong); 3 Kaki counts deals
+        and always plays the East round."""
+        return self.deals_per_round is None
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat` in turn order."""
@@ -68,6 +88,7 @@ VARIANTS: dict[str, Variant] = {
     HK: Variant(
         name=HK,
         seats=("E", "S", "W", "N"),
+        suits=("m", "p", "s"),
         tile_set=tuple(hk_tile_set()),
         dead_wall=0,
         has_fei=False,
@@ -78,10 +99,12 @@ VARIANTS: dict[str, Variant] = {
         min_fan=3,
         fan_cap=8,
         deals_per_round=None,
+        has_special_hands=True,
     ),
     KAKI3: Variant(
         name=KAKI3,
         seats=("E", "S", "W"),
+        suits=("p",),
         tile_set=tuple(kaki3_tile_set()),
         dead_wall=7,
         has_fei=True,
@@ -92,9 +115,15 @@ VARIANTS: dict[str, Variant] = {
         min_fan=5,
         fan_cap=10,
         deals_per_round=3,
+        has_special_hands=False,
     ),
 }
 
+# The tables where seven pairs and thirteen orphans win, as names: the hand functions take
+# the table's name and run in the bots' inner loops, where a set lookup is what they afford.
+SPECIAL_HAND_TABLES: frozenset[str] = frozenset(
+    name for name, variant in VARIANTS.items() if variant.has_special_hands
+)
 
 _NEXT_SEAT = {
     variant.seats: {

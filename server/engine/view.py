@@ -50,8 +50,8 @@ def table_view(state: DealState) -> dict[str, Any]:
         "last_discard": {"seat": last[0], "tile": last[1]} if last is not None else None,
         "pending": pending_seats(state),
         "scores": state.net_scores(),
-        "payments": [dict(paid) for paid in state.payments],
-        "result": state.result,
+        "payments": [paid.to_json() for paid in state.payments],
+        "result": state.result.to_json() if state.result is not None else None,
     }
 
 

@@ -14,6 +14,9 @@ import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
+from server.engine.deal_result import DealOutcome
+from server.engine.variants import VariantName
+
 LabelValues = tuple[str, ...]
 
 # Seconds from an action arriving to the last player's update. A table at human pace
@@ -269,8 +272,8 @@ class HallMetrics:
             self.actions.inc(0, by=by)
         for reason in ("timeout", "disconnected"):
             self.bot_takeovers.inc(0, reason=reason)
-        for variant in ("hk", "kaki3"):
-            for outcome in ("win", "draw", "timeout"):
+        for variant in VariantName:
+            for outcome in DealOutcome:
                 self.deal_outcomes.inc(0, variant=variant, outcome=outcome)
         self.all: list[Metric] = [
             self.rooms,

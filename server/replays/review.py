@@ -13,7 +13,7 @@ from typing import Any
 from server.engine import Action, DealSettings, apply, deal_from_wall, legal_actions, view
 from server.engine.deal_state import DealState
 from server.engine.hand import shanten
-from server.engine.variants import get_variant
+from server.engine.variants import HK, get_variant
 from server.engine.wall import shuffled_deal
 
 
@@ -41,7 +41,7 @@ def export_document(deal: dict[str, Any]) -> dict[str, Any]:
         "wall": " ".join(wall),
         "actions": [entry["action"] for entry in deal["actions"]],
     }
-    if settings.variant == "hk":
+    if settings.variant == HK:
         document["round_wind"] = settings.round_wind
     result = deal.get("result") or {}
     document["expect"] = {
@@ -143,7 +143,7 @@ def replay_steps(deal: dict[str, Any]) -> list[dict[str, Any]]:
 def _judge_sinks(steps: list[dict[str, Any]], final: DealState) -> None:
     """Whether each sunk Fei helped: the seat went on to win, or the replacement left its
     hand fewer tiles from ready than before the sink."""
-    winners = {winner["seat"] for winner in (final.result or {}).get("winners", [])}
+    winners = set(final.result.winner_seats) if final.result is not None else set()
     for step in steps:
         for mark in step["marks"]:
             if mark["kind"] == "fei_sunk":

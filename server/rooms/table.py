@@ -383,7 +383,9 @@ class RoomActor(TimeBanks):
     async def _finish_deal(self) -> None:
         deal = self.deal
         assert deal is not None
-        result = deal.state.result
+        # The engine's typed result becomes JSON here, at the edge: the store and the
+        # `result` message take the wire form (docs/engine.md "The result").
+        result = deal.state.result.to_json()
         now = self.clock.now()
         player_scores = {
             deal.seat_players[seat]: int(net) for seat, net in result.get("scores", {}).items()

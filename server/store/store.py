@@ -24,6 +24,7 @@ from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from server.engine.deal_result import DealOutcome
 from server.store import reading, settling
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
@@ -55,7 +56,7 @@ _BEAT = (
 )
 
 ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
-DEAL_OUTCOMES = ("win", "draw", "timeout")
+DEAL_OUTCOMES = tuple(outcome.value for outcome in DealOutcome)
 BIGINT_RANGE = range(-(2**63), 2**63)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from server.engine.rules import TableRules
 from server.engine.scoring import FAN_CAP, MIN_FAN, score_hand, win_points
 from server.engine.scoring.hk import HK_FAN, HK_LIMITS
 from server.engine.scoring.kaki3 import KAKI3_FAN, KAKI3_LIMITS
@@ -89,3 +90,35 @@ async def test_a_whole_hand_example_scores_its_pattern(
     # Won on a discard of its first tile (so a pung it completes is not a concealed one).
     result = score_hand(WinningHand(variant, "S", tiles, tiles[0]))
     assert pattern_id in {pattern.id for pattern in result.patterns}, result
+
+
+async def test_a_tables_house_rules_give_its_own_minimum_cap_points_and_payments(
+    http: httpx.AsyncClient,
+) -> None:
+    answer = await http.get(
+        "/api/variants/hk",
+        params={"min_fan": 1, "fan_cap": 10, "win_payment": "everyone_full"},
+    )
+    assert answer.status_code == 200
+    rules = answer.json()
+    house = TableRules.from_json(
+        {"min_fan": 1, "fan_cap": 10, "win_payment": "everyone_full"}, "hk"
+    )
+    assert (rules["min_fan"], rules["fan_cap"]) == (1, 10)
+    assert [(row["fan"], row["points"]) for row in rules["points"]] == [
+        (fan, win_points("hk", fan, fan == 10, house)) for fan in range(1, 11)
+    ]
+    assert {p["fan"] for p in rules["patterns"] if p["limit"]} == {10}
+    discard = next(rule for rule in rules["payments"] if rule["id"] == "discard_win")
+    assert discard["others_share"] == 1.0  # everyone pays the full value
+    seed = (await http.get("/api/variants/hk")).json()
+    assert (seed["min_fan"], seed["fan_cap"]) == (MIN_FAN["hk"], FAN_CAP["hk"])
+
+
+async def test_rules_a_table_does_not_offer_are_refused(http: httpx.AsyncClient) -> None:
+    answer = await http.get("/api/variants/kaki3", params={"fan_cap": 13})
+    assert answer.status_code == 422
+    assert answer.json()["error"]["code"] == "validation_error"
+    assert "fan_cap" in answer.json()["error"]["message"]
+    answer = await http.get("/api/variants/hk", params={"min_fan": "many"})
+    assert answer.status_code == 422

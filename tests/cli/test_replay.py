@@ -213,7 +213,7 @@ def random_deal(
         "wall": format_tiles(wall),
         "actions": [action.to_json() for action in logged],
     }
-    return document, without_passes(logged), state.result
+    return document, without_passes(logged), state.result.to_json()
 
 
 def without_passes(logged: list[Action]) -> list[dict[str, Any]]:

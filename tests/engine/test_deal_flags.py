@@ -83,4 +83,4 @@ def test_the_last_drawable_tile_and_the_last_discard_are_flagged(fixed):
         assert discard_flags(state, seat, robbing=False).last_discard
         while not state.is_over:
             state = fixed.play(state, pending_seats(state)[0], "pass")
-    assert state.result["outcome"] == "draw"
+    assert state.result.outcome == "draw"

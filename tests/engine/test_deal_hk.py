@@ -73,7 +73,7 @@ def test_two_hong_kong_winners_on_one_discard_are_both_paid(fixed):
     state = fixed.play(state, "S", "win")
     assert pending_seats(state) == ["N"], "N can still add a win"
     state = fixed.play(state, "N", "win")
-    result = state.result
+    result = state.result.to_json()
     assert result["outcome"] == "win"
     assert [w["seat"] for w in result["winners"]] == ["S", "N"]
     # The dealer's first discard: an earthly hand, the limit (8 fan, 64 points).
@@ -90,8 +90,8 @@ def test_a_passed_winner_leaves_one_winner(fixed):
     state = fixed.play(fixed.deal("hk", TWO_WINNER_HANDS), "E", "discard", tile="5z")
     state = fixed.play(state, "S", "win")
     state = fixed.play(state, "N", "pass")
-    assert [w["seat"] for w in state.result["winners"]] == ["S"]
-    assert state.result["scores"]["E"] == -64
+    assert [w["seat"] for w in state.result.to_json()["winners"]] == ["S"]
+    assert state.result.scores["E"] == -64
 
 
 def test_a_win_beats_an_earlier_pong(fixed):
@@ -106,7 +106,7 @@ def test_a_win_beats_an_earlier_pong(fixed):
     state = fixed.play(state, "W", "pong", tiles="22m")
     assert pending_seats(state) == ["S"]
     state = fixed.play(state, "S", "win")
-    assert [w["seat"] for w in state.result["winners"]] == ["S"]
+    assert [w["seat"] for w in state.result.to_json()["winners"]] == ["S"]
     assert state.players["W"].melds == []
 
 
@@ -119,7 +119,7 @@ def test_a_dealer_win_keeps_the_deal(fixed):
     }
     state = fixed.deal("hk", hands)
     state = fixed.play(state, "E", "win")
-    result = state.result
+    result = state.result.to_json()
     assert result["winners"][0]["patterns"] == [{"id": "heavenly_hand", "fan": 8}]
     assert result["scores"] == {"E": 192, "S": -64, "W": -64, "N": -64}
     assert result["next_dealer"] == "E"
@@ -147,7 +147,7 @@ def test_a_robbed_kong_is_not_made_and_the_adder_pays(fixed):
     state = fixed.play(state, "S", "added_kong", tile="2p")
     assert state.phase == "rob" and pending_seats(state) == ["W"]
     state = fixed.play(state, "W", "win")
-    result = state.result
+    result = state.result.to_json()
     winner = result["winners"][0]
     assert winner["seat"] == "W" and winner["hand"]["from"] == "S"
     assert result["payments"] == [{"from": "S", "to": "W", "points": 64, "reason": "win"}]
@@ -164,7 +164,7 @@ def test_an_added_kong_nobody_robs_pays_one_from_each(fixed):
         state = fixed.play(state, seat, "discard", tile="4z")
     state, events = fixed.play_events(state, "S", "added_kong", tile="2p")
     assert state.players["S"].melds[0].tiles == ("2p", "2p", "2p", "2p")
-    assert state.payments == [
+    assert [paid.to_json() for paid in state.payments] == [
         {"from": x, "to": "S", "points": 1, "reason": "kong"} for x in ("E", "W", "N")
     ]
     assert state.players["S"].drawn == "3m" and state.replacement == "kong"
@@ -184,7 +184,9 @@ def test_an_exposed_kong_pays_two_from_the_discarder(fixed):
     assert fixed.kinds(state, "W") == {"pong", "kong", "pass"}
     state = fixed.play(state, "S", "pass")
     state = fixed.play(state, "W", "kong", tiles="555m")
-    assert state.payments == [{"from": "E", "to": "W", "points": 2, "reason": "kong"}]
+    assert [paid.to_json() for paid in state.payments] == [
+        {"from": "E", "to": "W", "points": 2, "reason": "kong"}
+    ]
     assert state.turn == "W" and state.players["W"].drawn == "6z"
 
 
@@ -194,7 +196,7 @@ def test_a_concealed_kong_pays_two_from_each_and_draws_from_the_back(fixed):
     state = fixed.play(state, "E", "concealed_kong", tile="1p")
     meld = state.players["E"].melds[0]
     assert meld.concealed and meld.tiles == ("1p",) * 4
-    assert state.payments == [
+    assert [paid.to_json() for paid in state.payments] == [
         {"from": x, "to": "E", "points": 2, "reason": "kong"} for x in ("S", "W", "N")
     ]
     assert state.players["E"].drawn == "6s"
@@ -210,10 +212,10 @@ def test_the_deal_is_drawn_when_the_wall_is_empty(fixed):
             continue
         player = state.players[seat]
         state = fixed.play(state, seat, "discard", tile=player.drawn or player.hand[0])
-    assert state.result["outcome"] == "draw"
+    assert state.result.outcome == "draw"
     assert state.front == state.back, "every tile was drawn"
-    assert state.result["winners"] == [] and state.result["next_dealer"] == "E"
-    assert state.result["payments"] == [] and set(state.result["scores"].values()) == {0}
+    assert state.result.to_json()["winners"] == [] and state.result.next_dealer == "E"
+    assert state.result.to_json()["payments"] == [] and set(state.result.scores.values()) == {0}
 
 
 def test_illegal_actions_leave_the_state_alone(fixed):

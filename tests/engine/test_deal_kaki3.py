@@ -129,7 +129,7 @@ def test_a_fei_pong_cannot_become_a_kong_until_swapped(fixed):
     assert events[0]["type"] == "swap" and events[0]["visible_to"] is None
     state = fixed.play(state, "S", "added_kong", tile="6z")
     assert state.players["S"].melds[0].tiles == ("6z",) * 4
-    assert state.payments == [
+    assert [paid.to_json() for paid in state.payments] == [
         {"from": "E", "to": "S", "points": 1, "reason": "kong"},
         {"from": "W", "to": "S", "points": 1, "reason": "kong"},
     ]
@@ -178,11 +178,11 @@ def test_the_last_seven_tiles_are_never_drawn_and_no_sink_without_replacement(fi
         )
         state = fixed.play(state, seat, "discard", tile=tile)
     assert checked_end
-    assert state.result["outcome"] == "draw"
+    assert state.result.outcome == "draw"
     assert state.back - state.front == 7, "exactly the last seven tiles stay in the wall"
     # A drawn deal settles nothing more: only payments made at once (families here).
-    assert {paid["reason"] for paid in state.result["payments"]} <= {"family", "kong"}
-    assert state.result["next_dealer"] == state.last_drawer
+    assert {paid["reason"] for paid in state.result.to_json()["payments"]} <= {"family", "kong"}
+    assert state.result.next_dealer == state.last_drawer
 
 
 BONUS_BACK = "3f 3z 5z 2a 4z 6z 7z 2z 1p"
@@ -205,7 +205,7 @@ def test_bonus_tiles_in_the_deal_are_replaced_east_south_west_until_none(fixed):
     assert players["W"].hand == parse_tiles("123456789p 5z 6z 7z 4z")
     assert state.wall_remaining == 84 - 40 - 7 - 7
     # The flowers were complete in the deal: 4 from each other player.
-    assert state.payments == [
+    assert [paid.to_json() for paid in state.payments] == [
         {"from": "S", "to": "E", "points": 4, "reason": "family"},
         {"from": "W", "to": "E", "points": 4, "reason": "family"},
     ]
@@ -221,7 +221,7 @@ def test_bonus_tiles_drawn_in_play_are_replaced_and_a_family_pays_two(fixed):
     state = fixed.play(state, "E", "discard", tile="4z")
     assert state.players["S"].bonus == ["1a", "2a", "3a", "4a"]
     assert state.players["S"].drawn == "1p"
-    assert state.payments[2:] == [
+    assert [paid.to_json() for paid in state.payments[2:]] == [
         {"from": "E", "to": "S", "points": 2, "reason": "family"},
         {"from": "W", "to": "S", "points": 2, "reason": "family"},
     ]
@@ -239,7 +239,7 @@ def test_one_winner_per_discard_the_nearest(fixed):
     state = fixed.play(state, "W", "win")
     assert pending_seats(state) == ["S"], "S is nearer and could take the win"
     state = fixed.play(state, "S", "win")
-    result = state.result
+    result = state.result.to_json()
     assert [w["seat"] for w in result["winners"]] == ["S"]
     assert result["payments"] == [
         {"from": "E", "to": "S", "points": 24, "reason": "win"},
@@ -252,11 +252,11 @@ def test_the_further_winner_wins_when_the_nearer_passes(fixed):
     state = fixed.play(fixed.deal("kaki3", ONE_WINNER_HANDS), "E", "discard", tile="5p")
     state = fixed.play(state, "S", "pass")
     state = fixed.play(state, "W", "win")
-    assert state.result["payments"] == [
+    assert state.result.to_json()["payments"] == [
         {"from": "E", "to": "W", "points": 24, "reason": "win"},
         {"from": "S", "to": "W", "points": 12, "reason": "win"},
     ]
-    assert state.result["next_dealer"] == "W"
+    assert state.result.next_dealer == "W"
 
 
 def test_kaki3_kong_payments(fixed):
@@ -267,7 +267,7 @@ def test_kaki3_kong_payments(fixed):
     }
     state = fixed.deal("kaki3", hands, back="1z 6z")
     state = fixed.play(state, "E", "concealed_kong", tile="3p")
-    assert state.payments == [
+    assert [paid.to_json() for paid in state.payments] == [
         {"from": "S", "to": "E", "points": 2, "reason": "kong"},
         {"from": "W", "to": "E", "points": 2, "reason": "kong"},
     ]
@@ -275,7 +275,9 @@ def test_kaki3_kong_payments(fixed):
     state = fixed.play(state, "E", "discard", tile="5z")
     state = fixed.play(state, "S", "pass") if "S" in pending_seats(state) else state
     state = fixed.play(state, "W", "kong", tiles="555z")
-    assert state.payments[2:] == [{"from": "E", "to": "W", "points": 2, "reason": "kong"}]
+    assert [paid.to_json() for paid in state.payments[2:]] == [
+        {"from": "E", "to": "W", "points": 2, "reason": "kong"}
+    ]
     assert state.players["W"].drawn == "6z" and state.replacement == "kong"
 
 

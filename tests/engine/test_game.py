@@ -66,5 +66,5 @@ def test_a_whole_game_of_random_deals_finishes():
         while not state.is_over:
             seat = rng.choice(pending_seats(state))
             state, _ = apply(state, rng.choice(legal_actions(state, seat)))
-        game.record(state.result)
+        game.record(state.result.to_json())
     assert sum(game.scores) == 0 and game.deal_number <= 40

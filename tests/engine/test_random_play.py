@@ -117,7 +117,7 @@ def play_random_deal(
         check_invariants(state, full_set)
         if views:
             check_views(state)
-    result = state.result
+    result = state.result.to_json()
     assert result is not None and result["outcome"] in ("win", "draw")
     assert sum(result["scores"].values()) == 0
     assert result["next_dealer"] in state.seats
@@ -133,7 +133,7 @@ def test_random_deals_play_to_the_end_and_replay(variant, chunk):
     for index in range(DEALS_PER_CHUNK):
         seed = chunk * DEALS_PER_CHUNK + index
         state, actions = play_random_deal(variant, seed, rng, views=index < VIEW_CHECKED_DEALS)
-        outcomes[state.result["outcome"]] += 1
+        outcomes[state.result.outcome] += 1
         if index % REPLAYED_EVERY == 0:
             assert replay(DealSettings(variant), seed, actions) == state
     assert outcomes["draw"] > 0
@@ -148,7 +148,7 @@ def test_greedy_deals_win_and_settle(variant):
     winners = 0
     for seed in range(60):
         state, actions = play_random_deal(variant, seed, rng, views=seed < 10, choose=greedy_choice)
-        result = state.result
+        result = state.result.to_json()
         winners += len(result["winners"])
         for winner in result["winners"]:
             received = sum(
@@ -189,6 +189,6 @@ def test_apply_never_changes_its_input(variant):
 def test_a_timeout_ends_the_deal_and_payments_stand():
     state = new_deal(DealSettings("hk"), 3)
     state, events = apply(state, Action("timeout"))
-    assert state.result["outcome"] == "timeout" and state.result["winners"] == []
-    assert state.result["next_dealer"] == "E"
+    assert state.result.outcome == "timeout" and state.result.to_json()["winners"] == []
+    assert state.result.next_dealer == "E"
     assert pending_seats(state) == [] and events[-1]["type"] == "end"

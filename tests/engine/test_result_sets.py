@@ -29,8 +29,8 @@ def winning_hand(name: str) -> dict:
         while state.phase != "discard" and not deciding:
             state, _ = apply(state, Action("pass", pending_seats(state)[0]))
         state, _ = apply(state, action)
-    assert state.result is not None and len(state.result["winners"]) == 1
-    return state.result["winners"][0]["hand"]
+    assert state.result is not None and len(state.result.to_json()["winners"]) == 1
+    return state.result.to_json()["winners"][0]["hand"]
 
 
 def as_sets(*layout: tuple[str, str, str | None]) -> list[dict]:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from server.engine import DealSettings, Game, deal_from_wall, legal_actions
+from server.engine.deal_result import Payment
 from server.engine.errors import EngineError
 from server.engine.rules import RulesError, TableRules
 from server.engine.settlement import Win, hk_win_payments
@@ -106,10 +107,8 @@ def test_rules_of_another_table_are_refused():
 def test_everyone_full_makes_every_loser_pay_a_discard_win():
     rules = TableRules.from_json({"win_payment": "everyone_full"}, "hk")
     paid = hk_win_payments(HK, Win("W", 16, "S"), rules)
-    assert [(p["from"], p["points"]) for p in paid] == [("S", 16), ("E", 16), ("N", 16)]
-    assert hk_win_payments(HK, Win("W", 16, "S")) == [
-        {"from": "S", "to": "W", "points": 16, "reason": "win"}
-    ]
+    assert [(p.payer, p.points) for p in paid] == [("S", 16), ("E", 16), ("N", 16)]
+    assert hk_win_payments(HK, Win("W", 16, "S")) == [Payment("S", "W", 16, "win")]
     self_drawn = hk_win_payments(HK, Win("W", 16, None), rules)
     assert self_drawn == hk_win_payments(HK, Win("W", 16, None))
 

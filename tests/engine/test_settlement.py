@@ -1,6 +1,7 @@
 """Settlement: the 3 Kaki win split, extra Fei, squaring up and dragon liability."""
 
 from server.engine import pending_seats
+from server.engine.deal_result import Payment
 from server.engine.settlement import (
     Win,
     extra_fei_payments,
@@ -13,32 +14,37 @@ from server.engine.variants import get_variant
 KAKI3 = get_variant("kaki3")
 
 
+def as_json(payments: list[Payment]) -> list[dict[str, object]]:
+    """The payments' wire form, as the rules read them."""
+    return [paid.to_json() for paid in payments]
+
+
 def test_half_shares_round_up():
     assert [half_share(v) for v in (8, 10, 24, 9)] == [4, 5, 12, 5]
 
 
 def test_self_draw_both_pay_the_value():
-    assert kaki3_win_payments(KAKI3, Win("W", 10, None)) == [
+    assert as_json(kaki3_win_payments(KAKI3, Win("W", 10, None))) == [
         {"from": "E", "to": "W", "points": 10, "reason": "win"},
         {"from": "S", "to": "W", "points": 10, "reason": "win"},
     ]
 
 
 def test_a_liable_seat_pays_both_shares_of_a_self_draw():
-    assert kaki3_win_payments(KAKI3, Win("W", 10, None, liable="S")) == [
+    assert as_json(kaki3_win_payments(KAKI3, Win("W", 10, None, liable="S"))) == [
         {"from": "S", "to": "W", "points": 10, "reason": "win"},
         {"from": "S", "to": "W", "points": 10, "reason": "liability"},
     ]
 
 
 def test_extra_fei_never_below_zero():
-    assert extra_fei_payments("S", {"E": 1, "S": 3, "W": 4}) == [
+    assert as_json(extra_fei_payments("S", {"E": 1, "S": 3, "W": 4})) == [
         {"from": "E", "to": "S", "points": 2, "reason": "extra_fei"}
     ]
 
 
 def test_the_lower_loser_pays_the_difference():
-    assert square_up_payments(["E", "W"], {"E": 5, "W": 2}) == [
+    assert as_json(square_up_payments(["E", "W"], {"E": 5, "W": 2})) == [
         {"from": "W", "to": "E", "points": 3, "reason": "square_up"}
     ]
     assert square_up_payments(["E", "W"], {"E": 2, "W": 2}) == []
@@ -56,7 +62,7 @@ def test_a_discard_win_settles_win_extra_fei_and_square_up(fixed):
     assert state.players["W"].bonus == ["4f", "1a", "1c"]
     state = fixed.play(state, "E", "discard", tile="7z")
     state = fixed.play(state, "S", "win")
-    result = state.result
+    result = state.result.to_json()
     assert result["winners"][0]["points"] == 24  # no bonus tiles: a limit hand
     assert result["payments"] == [
         {"from": "E", "to": "S", "points": 24, "reason": "win"},
@@ -95,11 +101,11 @@ def test_dragon_liability_on_a_direct_win(fixed):
     state = _show_two_dragon_sets(fixed, LIABILITY_HANDS, front="4z 4z 3z 3z")
     state = fixed.play(state, "E", "discard", tile="7z")
     state = fixed.play(state, "S", "win")
-    assert state.result["payments"] == [
+    assert state.result.to_json()["payments"] == [
         {"from": "E", "to": "S", "points": 24, "reason": "win"},
         {"from": "E", "to": "S", "points": 12, "reason": "liability"},
     ]
-    assert state.result["scores"] == {"E": -36, "S": 36, "W": 0}
+    assert state.result.scores == {"E": -36, "S": 36, "W": 0}
 
 
 def test_dragon_liability_when_the_third_dragon_is_claimed_and_won_later(fixed):
@@ -112,11 +118,11 @@ def test_dragon_liability_when_the_third_dragon_is_claimed_and_won_later(fixed):
     state = fixed.play(state, "W", "discard", tile="5p")
     state = fixed.play(state, "S", "win")
     # W threw the winning tile, but E fed the third dragon: E pays W's share and its own.
-    assert state.result["payments"][-2:] == [
+    assert state.result.to_json()["payments"][-2:] == [
         {"from": "E", "to": "S", "points": 12, "reason": "win"},
         {"from": "E", "to": "S", "points": 24, "reason": "liability"},
     ]
-    assert state.result["scores"]["W"] == 0
+    assert state.result.scores["W"] == 0
 
 
 ROB_HANDS = {
@@ -140,7 +146,7 @@ def test_a_robbed_kong_pays_as_a_discard_by_the_adder(fixed):
     state = fixed.play(state, "S", "added_kong", tile="6z")
     assert state.phase == "rob" and pending_seats(state) == ["W"]
     state = fixed.play(state, "W", "win")
-    result = state.result
+    result = state.result.to_json()
     assert result["winners"][0]["points"] == 24 and result["winners"][0]["hand"]["from"] == "S"
     assert result["payments"] == [
         {"from": "E", "to": "W", "points": 12, "reason": "win"},

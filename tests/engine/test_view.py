@@ -79,4 +79,4 @@ def test_a_finished_deal_shows_the_result(fixed):
     shown = view(state, None)
     assert shown["phase"] == "ended" and shown["pending"] == []
     assert shown["result"]["winners"][0]["seat"] == "S"
-    assert shown["scores"] == state.result["scores"]
+    assert shown["scores"] == state.result.scores

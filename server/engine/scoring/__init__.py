@@ -45,6 +45,7 @@ from server.engine.scoring.types import (
     WinningHand,
 )
 from server.engine.scoring.validate import normalise_meld, validate_hand
+from server.engine.variants import HK, KAKI3, VariantName
 
 __all__ = [
     "FAN_CAP",
@@ -61,12 +62,14 @@ __all__ = [
     "win_points",
 ]
 
-_SEED_RULES = {variant: TableRules.default(variant) for variant in ("hk", "kaki3")}
+_SEED_RULES: dict[str, TableRules] = {
+    variant: TableRules.default(variant) for variant in VariantName
+}
 # The seed's limits, kept for callers that read them; the rules in force are TableRules.
 MIN_FAN = {variant: rules.min_fan for variant, rules in _SEED_RULES.items()}
 FAN_CAP = {variant: rules.fan_cap for variant, rules in _SEED_RULES.items()}
 
-_LIMIT_ORDER = {"hk": HK_LIMITS, "kaki3": KAKI3_LIMITS}
+_LIMIT_ORDER: dict[str, tuple[str, ...]] = {HK: HK_LIMITS, KAKI3: KAKI3_LIMITS}
 
 
 def win_points(variant: str, fan: int, limit: bool, rules: TableRules | None = None) -> int:
@@ -178,7 +181,7 @@ def _tallies(
     name) it came from."""
     variant = hand.variant
     shown = tuple(meld_read_set(meld) for meld in melds)
-    if variant == "hk":
+    if variant == HK:
         for reading in hand_readings(counts, fei, shown, hand.winning_tile):
             yield hk_standard_tally(reading, hand), reading
         if not melds and all(count in (0, 2, 4) for count in counts):

@@ -14,6 +14,7 @@ from server.engine.scoring.readings import Reading
 from server.engine.scoring.shape import Tally, shape_facts
 from server.engine.scoring.types import Pattern, WinningHand
 from server.engine.tiles import WIND_OF_SEAT, Tile
+from server.engine.variants import HK
 
 # Fan of each Hong Kong pattern id (limit hands score the cap and are listed apart).
 HK_FAN = {
@@ -119,7 +120,7 @@ def _four_concealed_pungs(reading: Reading, hand: WinningHand) -> bool:
 
 
 def _is_nine_gates(concealed: Sequence[Tile]) -> bool:
-    counts, _ = hand_counts(concealed, "hk")
+    counts, _ = hand_counts(concealed, HK)
     for start in (0, 9, 18):
         suit_counts = counts[start : start + 9]
         if sum(suit_counts) == 14:

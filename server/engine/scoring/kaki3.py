@@ -16,6 +16,7 @@ from server.engine.scoring.readings import Reading
 from server.engine.scoring.shape import DRAGON_TILES, Tally, shape_facts
 from server.engine.scoring.types import Pattern, WinningHand
 from server.engine.tiles import FEI, WIND_OF_SEAT, Tile
+from server.engine.variants import KAKI3
 
 KAKI3_FAN = {
     "full_flush": 3,
@@ -125,7 +126,7 @@ def _is_nine_gates(concealed: Sequence[Tile]) -> bool:
     # Fourteen real Tong tiles: 1112345678999 and one more of them.
     if len(concealed) != 14 or any(tile[-1] != "p" for tile in concealed):
         return False
-    counts, _ = hand_counts(concealed, "kaki3")
+    counts, _ = hand_counts(concealed, KAKI3)
     extra = [have - need for have, need in zip(counts[9:18], _NINE_GATES, strict=True)]
     return min(extra) >= 0
 

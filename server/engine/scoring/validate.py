@@ -22,8 +22,9 @@ from server.engine.hand_counts import (
 from server.engine.melds import CHOW, KONG, PONG, Meld
 from server.engine.scoring.types import WinningHand
 from server.engine.tiles import BONUS_SUITS, FEI, SEATS, Tile, format_tiles, is_suited, rank
+from server.engine.variants import HK, KAKI3, VARIANTS
 
-SEATS_OF_VARIANT = {"hk": SEATS, "kaki3": ("E", "S", "W")}
+SEATS_OF_VARIANT = {name: variant.seats for name, variant in VARIANTS.items()}
 
 
 def normalise_meld(meld: Meld, variant: str) -> Meld:
@@ -110,7 +111,7 @@ def validate_hand(hand: WinningHand) -> tuple[tuple[Meld, ...], tuple[int, ...],
     check_variant(variant)
     if hand.seat_wind not in SEATS_OF_VARIANT[variant]:
         raise HandError(f"seat {hand.seat_wind!r} does not exist at the {variant} table")
-    if hand.round_wind not in SEATS or (variant == "kaki3" and hand.round_wind != "E"):
+    if hand.round_wind not in SEATS or (variant == KAKI3 and hand.round_wind != "E"):
         raise HandError(f"round wind {hand.round_wind!r} is not possible at the {variant} table")
     counts, fei = hand_counts(hand.concealed, variant)
     if hand.winning_tile not in hand.concealed:
@@ -128,7 +129,7 @@ def validate_hand(hand: WinningHand) -> tuple[tuple[Meld, ...], tuple[int, ...],
 
 
 def _check_bonus(bonus: Sequence[Tile], variant: str) -> None:
-    if variant == "hk":
+    if variant == HK:
         raise HandError("the hk table has no bonus tiles")
     for tile in bonus:
         if tile != FEI and tile[-1] not in BONUS_SUITS:
