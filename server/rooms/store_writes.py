@@ -25,7 +25,8 @@ from server.rooms.effects import (
 )
 from server.store import DealFinishedError, DuplicateRecordError, Store
 
-log = logging.getLogger(__name__)
+# The outage's whole story (pause, retries found saved, return) is told in one logger.
+log = logging.getLogger("server.rooms.store_outage")
 
 
 async def make_write(store: Store, write: StoreWrite, retry: bool) -> Any:
