@@ -143,12 +143,22 @@ class Room:
             case cmd.Shutdown():
                 self._shut_down()
             case _ if self.outage.down_since is not None:
-                self.outage.while_down(command)
+                self._guarded(self.outage.while_down, command)
             case _:
                 assert self._waiting is None, f"{command!r} while a store write is pending"
-                self._dispatch(command)
+                self._guarded(self._dispatch, command)
         self._out = []
         return out
+
+    def _guarded(self, handler: Callable[[cmd.Command], None], command: cmd.Command) -> None:
+        """Run `handler(command)`: one bad command must never take the table down (what it
+        emitted before it failed still goes out; an `ask` gets the failure)."""
+        try:
+            handler(command)
+        except Exception as error:
+            log.exception("room %s: %r failed", self.room_id, command)
+            if isinstance(command, cmd.Join | cmd.AddBots):
+                self.emit(Refuse(command.reply, error))
 
     def emit(self, effect: Effect) -> None:
         """Add `effect` to the answer of the command being handled."""
