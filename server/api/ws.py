@@ -25,10 +25,9 @@ from server.api.address_limits import SocketCounts, client_key
 from server.api.errors import error_response
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
-from server.rooms.host_controls import CLOSE_NO_SPECTATORS
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
-from server.rooms.room_seats import CLOSE_SPECTATORS_FULL
+from server.rooms.room_seats import CLOSE_NO_SPECTATORS, CLOSE_SPECTATORS_FULL
 from server.settings import RATE_BURST, RATE_PER_SECOND
 
 log = logging.getLogger(__name__)

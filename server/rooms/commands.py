@@ -8,7 +8,6 @@ superseded since (the seat already acted, the deal already ended) is recognised 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -25,6 +24,22 @@ class Connection(Protocol):
 
     def close(self, code: int, reason: str) -> None:
         """Ask for the link to close with a WebSocket close code."""
+        ...
+
+
+class Answer(Protocol):
+    """Where an `ask` waits for the room's answer (an asyncio future, as the actor makes)."""
+
+    def done(self) -> bool:
+        """Whether the answer was given already."""
+        ...
+
+    def set_result(self, result: Any) -> None:
+        """Give the answer."""
+        ...
+
+    def set_exception(self, exception: BaseException) -> None:
+        """Give a refusal, raised to whoever asked."""
         ...
 
 
@@ -85,14 +100,14 @@ class Join:
     """Seat a new human player; the answer comes back through `reply`."""
 
     name: str
-    reply: asyncio.Future[Any] = field(repr=False)
+    reply: Answer = field(repr=False)
 
 
 @dataclass
 class AddBots:
     """Fill every empty seat with a bot; the answer comes back through `reply`."""
 
-    reply: asyncio.Future[Any] = field(repr=False)
+    reply: Answer = field(repr=False)
 
 
 @dataclass
@@ -149,6 +164,35 @@ class StoreRetry:
     round: int
 
 
+@dataclass
+class Persisted:
+    """From the actor: the store write the core waited for is saved; `value` is what the
+    store answered (a new deal's id, else None)."""
+
+    value: Any = None
+
+
+@dataclass
+class StoreRefused:
+    """From the actor: the store answered the write with `error` (not an outage): the
+    command that asked for it fails, the table goes on."""
+
+    error: Exception
+
+
+@dataclass
+class StoreFailed:
+    """From the actor: the store is unreachable for the write the core waits for; the
+    actor retries it while the core pauses the table."""
+
+    reason: str
+
+
+@dataclass
+class StoreRestored:
+    """From the actor: the write went through after an outage; the table resumes."""
+
+
 # Everything a room's mailbox holds; the actor's dispatch is checked against it to be
 # exhaustive (mypy: `assert_never`), so a new command cannot be forgotten there.
 Command = (
@@ -168,6 +212,10 @@ Command = (
     | Resume
     | Shutdown
     | StoreRetry
+    | Persisted
+    | StoreRefused
+    | StoreFailed
+    | StoreRestored
 )
 # The commands that carry a reply for whoever asked.
 Request = Join | AddBots

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from server.engine import DealState
+
 
 class DealInPlay:
     """The deal on the table: engine state plus what the room logs and times about it."""
@@ -16,7 +18,7 @@ class DealInPlay:
         deal_no: int,
         seed: int,
         seat_players: dict[str, int],
-        state: Any,
+        state: DealState,
         deadline: float,
         next_log_seq: int = 1,
     ) -> None:

@@ -1,7 +1,7 @@
 """Hints at a table that allows them (docs/learning.md): the full bot's move for the
 asking seat, with its reason, and a record of every move that followed a hint.
 
-A hint answers only the asking connection. The seat's next move in the deal is then
+A hint answers only the asking connection (the core sends the text this returns). The seat's next move in the deal is then
 logged with `bot_reason = "hint"` (still `by_bot = false`: the player made it), and the
 deal's result tells everyone how many of each seat's moves followed a hint.
 """
@@ -17,31 +17,23 @@ from server.rooms.messages import encode, error_message
 HINT_REASON = "hint"
 
 
-def answer_hint(actor: Any, connection: Any, message_id: Any) -> None:
-    """Push the hint (or the reason there is none) to `connection`."""
-
-    def refuse(code: str, text: str) -> None:
-        connection.push(error_message(code, text, message_id))
-
-    if not actor.settings.hints:
-        refuse("hints_off", "this table does not allow hints")
-        return
+def answer_hint(room: Any, connection: Any, message_id: Any) -> str:
+    """The hint for `connection`'s seat (or the reason there is none), as its text."""
+    if not room.settings.hints:
+        return error_message("hints_off", "this table does not allow hints", message_id)
     if connection.player_index is None:
-        refuse("spectator", "spectators cannot ask for hints")
-        return
-    deal = actor.deal
+        return error_message("spectator", "spectators cannot ask for hints", message_id)
+    deal = room.deal
     if deal is None or deal.ended:
-        refuse("no_deal", "no deal is in progress")
-        return
+        return error_message("no_deal", "no deal is in progress", message_id)
     seat = deal.seat_of(connection.player_index)
-    legal = actor.legal_now(seat) if seat is not None else []
+    legal = room.legal_now(seat) if seat is not None else []
     if seat is None or not legal:
-        refuse("no_decision", "you have no decision to make now")
-        return
+        return error_message("no_decision", "you have no decision to make now", message_id)
     answer = hint(view(deal.state, seat), legal, "full")
     hinted = deal_hints(deal)
     hinted["asked"].add(seat)
-    connection.push(encode({"type": "hint", "id": message_id, "seat": seat, **answer}))
+    return encode({"type": "hint", "id": message_id, "seat": seat, **answer})
 
 
 def deal_hints(deal: Any) -> dict[str, Any]:

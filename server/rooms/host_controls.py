@@ -3,34 +3,51 @@ seat and the token dies), offer a bot's seat to a friend, pause and resume (a pa
 seated player may ask for, granted by the host or a majority), end the game early,
 choose each bot seat's level, and turn spectators off or on.
 
-They arrive as `cmd.HostCommand` from a seated player's socket and run inside the actor
-like every other command. Each one done is kept in `host_events` (shown on the table in
-`room.host_events`) and written to the server's log with the room's id.
+A part of the room's core (server/rooms/room.py). They arrive as `cmd.HostCommand` from a
+seated player's socket. Each one done is saved in the table log (docs/persistence.md,
+"The table log") before anyone is told, shown on the table in `room.host_events` (the
+last ones), and written to the server's log with the room's id.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
-from typing import Any
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from server.bots import LEVELS
 from server.rooms import commands as cmd
 from server.rooms.access import Pause
+from server.rooms.effects import (
+    Close,
+    HandSeatToBot,
+    Reply,
+    SaveTableLog,
+    SeatHuman,
+    SetHost,
+    SetRoomStatus,
+    SetSpectatorsAllowed,
+    StoreWrite,
+)
 from server.rooms.messages import epoch_ms, error_message
 from server.rooms.players import NameTakenError, RoomFullError
-from server.rooms.room_seats import RoomSeats
+from server.rooms.room_seats import CLOSE_NO_SPECTATORS
 from server.rooms.snapshot import RoomStatus
 from server.store import hash_token
 
+if TYPE_CHECKING:
+    from server.rooms.room import Room
+
 log = logging.getLogger(__name__)
+
+Flow = Generator[StoreWrite, Any, None]
 
 # A removed player's socket closes with this code; their token is then unknown (4401).
 CLOSE_REMOVED = 4411
-# The host turned spectators off: a spectator's socket closes (and a new one is refused).
-CLOSE_NO_SPECTATORS = 4431
-# The most host events kept for the table's panel (the server log keeps every one).
+# The most host events shown on the table's panel; the table log keeps up to
+# HOST_EVENTS_STORED (a bound against a flood of pause requests), the server log all.
 HOST_EVENTS_KEPT = 50
+HOST_EVENTS_STORED = 1000
 
 
 class HostCommandRefused(Exception):
@@ -41,55 +58,88 @@ class HostCommandRefused(Exception):
         self.code = code
 
 
-class HostControls(RoomSeats):
-    """The host's command handlers of a room actor."""
+class HostControls:
+    """The host's commands, the pause, and the record of what the host did."""
 
-    def __init__(self, **arguments: Any) -> None:
-        super().__init__(**arguments)
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.pause: Pause | None = None  # while paused, every clock stands still
         self.pause_votes: set[int] = set()
         self.resume_votes: set[int] = set()
         # Bot level per player index, for bot seats whose level the host chose.
         self.bot_levels: dict[int, str] = {}
         # Bot seats the host opened to a friend: the next join (between deals) takes one.
         self.offered_seats: set[int] = set()
+        self._stored_events: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []  # the last ones, shown on the table
+        self.version = 0  # grows with each host event, so the room object is rebuilt
+
+    # ----------------------------------------------------------------- the table log
+
+    def reopen(self, stored_events: list[dict[str, Any]]) -> None:
+        """Take back the host events of a reopened room."""
+        self._stored_events = list(stored_events)[-HOST_EVENTS_STORED:]
+        self.events = self._stored_events[-HOST_EVENTS_KEPT:]
+
+    def table_log_write(self) -> SaveTableLog:
+        """The table log as it stands: the host events and the time banks."""
+        room = self.room
+        return SaveTableLog(
+            room.room_id,
+            {"host_events": list(self._stored_events), "time_banks": room.banks.stored()},
+        )
+
+    def _record(self, by: int, kind: str, text: str, **details: Any) -> Flow:
+        """Save a host event in the table log, keep it for the table's panel and the
+        server log; then tell everyone."""
+        room = self.room
+        event = {"at": epoch_ms(room.now), "by": by, "kind": kind, "text": text, **details}
+        self._stored_events = [*self._stored_events, event][-HOST_EVENTS_STORED:]
+        yield self.table_log_write()
+        self.events = self._stored_events[-HOST_EVENTS_KEPT:]
+        self.version += 1
+        log.info("room %s: host event %s: %s", room.room_id, kind, text)
+        room.view.broadcast()
 
     # ----------------------------------------------------------------- dispatch
 
-    async def _on_host_command(self, command: cmd.HostCommand) -> None:
+    def command(self, command: cmd.HostCommand) -> Flow:
+        """A seated player's host control; a refusal goes back to that link as an `error`."""
+        room = self.room
         connection = command.connection
         index = connection.player_index
         try:
-            if index is None or self.player_connections.get(index) is not connection:
+            if index is None or room.player_connections.get(index) is not connection:
                 raise HostCommandRefused("not_seated", "only a seated player may do this")
             if command.kind == "pause":
-                await self._vote_pause(index)
+                yield from self._vote_pause(index)
                 return
-            if command.kind == "resume" and self.access.host_index != index:
-                await self._vote_resume(index)
+            if command.kind == "resume" and room.access.host_index != index:
+                yield from self._vote_resume(index)
                 return
-            if self.access.host_index != index:
+            if room.access.host_index != index:
                 raise HostCommandRefused("not_host", "only the table's host may do this")
-            if self.status not in ("waiting", "playing"):
+            if room.status not in ("waiting", "playing"):
                 raise HostCommandRefused("room_closed", "the game is over")
-            await self._host_does(index, command.kind, command.fields)
+            yield from self._host_does(index, command.kind, command.fields)
         except HostCommandRefused as refusal:
-            connection.push(error_message(refusal.code, str(refusal), command.message_id))
+            room.emit_to(connection, error_message(refusal.code, str(refusal), command.message_id))
 
-    async def _host_does(self, host: int, kind: str, fields: dict[str, Any]) -> None:
+    def _host_does(self, host: int, kind: str, fields: dict[str, Any]) -> Flow:
         if kind == "resume":
-            self._resume(host)
+            yield from self._resume(host)
         elif kind == "end_game":
-            await self._end_game(host)
+            yield from self._end_game(host)
         elif kind == "make_host":
-            await self._make_host(host, self._other_human(fields, host))
+            yield from self._make_host(host, self._other_human(fields, host))
         elif kind == "remove_player":
-            await self._remove(host, self._other_human(fields, host))
+            yield from self._remove(host, self._other_human(fields, host))
         elif kind == "offer_seat":
-            self._offer_seat(host, self._bot_seat(fields))
+            yield from self._offer_seat(host, self._bot_seat(fields))
         elif kind == "bot_level":
-            self._set_bot_level(host, self._bot_seat(fields), fields.get("level"))
+            yield from self._set_bot_level(host, self._bot_seat(fields), fields.get("level"))
         elif kind == "spectators":
-            await self._allow_spectators(host, fields.get("allowed"))
+            yield from self._allow_spectators(host, fields.get("allowed"))
         else:
             raise HostCommandRefused("unknown_type", f"unknown host command {kind[:40]!r}")
 
@@ -97,109 +147,107 @@ class HostControls(RoomSeats):
         index = fields.get("player_index")
         if not isinstance(index, int) or isinstance(index, bool):
             raise HostCommandRefused("bad_message", "'player_index' must be a whole number")
-        if not 0 <= index < len(self.players):
+        if not 0 <= index < len(self.room.players):
             raise HostCommandRefused("bad_message", f"no player {index} at this table")
         return index
 
     def _other_human(self, fields: dict[str, Any], host: int) -> int:
         index = self._player_field(fields)
+        players = self.room.players
         if index == host:
             raise HostCommandRefused("bad_message", "choose another player than yourself")
-        if self.players[index].is_bot:
-            raise HostCommandRefused("bad_message", f"{self.players[index].name} is a bot")
+        if players[index].is_bot:
+            raise HostCommandRefused("bad_message", f"{players[index].name} is a bot")
         return index
 
     def _bot_seat(self, fields: dict[str, Any]) -> int:
         index = self._player_field(fields)
-        if not self.players[index].is_bot:
-            raise HostCommandRefused("bad_message", f"{self.players[index].name} is not a bot")
+        players = self.room.players
+        if not players[index].is_bot:
+            raise HostCommandRefused("bad_message", f"{players[index].name} is not a bot")
         return index
 
-    def _record(self, by: int, kind: str, text: str, **details: Any) -> None:
-        """Keep a host event for the table's panel and the server log; then tell everyone."""
-        event = {"at": epoch_ms(self.clock.now()), "by": by, "kind": kind, "text": text, **details}
-        self.host_events = [*self.host_events, event][-HOST_EVENTS_KEPT:]
-        self.host_version += 1
-        log.info("room %s: host event %s: %s", self.room_id, kind, text)
-        self.seq += 1
-        self._broadcast(bumped=True)
-
     def _name(self, index: int) -> str:
-        return self.players[index].name
+        return self.room.players[index].name
 
     # ----------------------------------------------------------------- the host role
 
-    async def _make_host(self, host: int, successor: int) -> None:
-        await self.store.set_host(self.room_id, successor)
-        self.access.host_index = successor
-        self._record(
+    def _make_host(self, host: int, successor: int) -> Flow:
+        room = self.room
+        yield SetHost(room.room_id, successor)
+        room.access.host_index = successor
+        yield from self._record(
             host,
             "make_host",
             f"{self._name(host)} made {self._name(successor)} host",
             player_index=successor,
         )
 
-    async def _remove(self, host: int, index: int) -> None:
-        player = self.players[index]
+    def _remove(self, host: int, index: int) -> Flow:
+        room = self.room
+        player = room.players[index]
         name = player.name
-        await self.store.hand_seat_to_bot(self.room_id, index)
+        yield HandSeatToBot(room.room_id, index)
         player.is_bot = True
         player.token_hash = None
         self.pause_votes.discard(index)
-        connection = self.player_connections.pop(index, None)
+        connection = room.player_connections.pop(index, None)
         if connection is not None:
-            connection.close(CLOSE_REMOVED, "removed by the host")
-        self._record(
+            room.emit(Close(connection, CLOSE_REMOVED, "removed by the host"))
+        yield from self._record(
             host,
             "remove_player",
             f"{self._name(host)} removed {name}; a bot plays on",
             player_index=index,
         )
-        self._hand_covered_turns_to_bots()
+        room.clocks.hand_covered_turns_to_bots()
 
-    def _offer_seat(self, host: int, index: int) -> None:
+    def _offer_seat(self, host: int, index: int) -> Flow:
         self.offered_seats.add(index)
-        self._record(
+        yield from self._record(
             host,
             "offer_seat",
             f"{self._name(host)} offered {self._name(index)}'s seat to a friend",
             player_index=index,
         )
 
-    async def _on_join(self, command: cmd.Join) -> None:
-        if self.status != "playing" or not self.offered_seats:
-            await super()._on_join(command)
-            return
-        # A friend arriving at a playing table takes a seat the host offered, between deals.
-        if self.deal is not None and not self.deal.ended:
+    def seat_friend(self, command: cmd.Join) -> Flow:
+        """A friend arriving at a playing table takes a seat the host offered, between deals."""
+        room = self.room
+        if room.deal is not None and not room.deal.ended:
             raise RoomFullError("a seat is offered to you: join again when this deal ends")
-        if any(player.name.casefold() == command.name.casefold() for player in self.players):
+        if any(player.name.casefold() == command.name.casefold() for player in room.players):
             raise NameTakenError(f"the name {command.name!r} is already seated here")
         index = min(self.offered_seats)
-        token = secrets.token_urlsafe(24)
-        player = self.players[index]
-        await self.store.seat_human(self.room_id, index, command.name, hash_token(token))
+        token = room.chance.player_token()
+        player = room.players[index]
+        yield SeatHuman(room.room_id, index, command.name, hash_token(token))
         bot = player.name
         player.name, player.is_bot, player.token_hash = command.name, False, hash_token(token)
-        player.joined_at, player.has_connected = self.clock.now(), False
+        player.joined_at, player.has_connected = room.now, False
         self.offered_seats.discard(index)
         self.bot_levels.pop(index, None)
-        host = self.access.host_index if self.access.host_index is not None else index
-        self._record(host, "seat_friend", f"{command.name} takes {bot}'s seat", player_index=index)
-        command.reply.set_result(
-            {"seat": self._seat_now(index), "token": token, "player_index": index}
+        host = room.access.host_index if room.access.host_index is not None else index
+        yield from self._record(
+            host, "seat_friend", f"{command.name} takes {bot}'s seat", player_index=index
+        )
+        room.emit(
+            Reply(
+                command.reply,
+                {"seat": self._seat_now(index), "token": token, "player_index": index},
+            )
         )
 
     def _seat_now(self, index: int) -> str:
-        deal = self.deal
+        deal = self.room.deal
         seat = deal.seat_of(index) if deal is not None else None
-        return seat if seat is not None else self.settings.seats[index]
+        return seat if seat is not None else self.room.settings.seats[index]
 
-    def _set_bot_level(self, host: int, index: int, level: Any) -> None:
+    def _set_bot_level(self, host: int, index: int, level: Any) -> Flow:
         if level not in LEVELS:
             raise HostCommandRefused("bad_message", f"'level' must be one of {', '.join(LEVELS)}")
         self.bot_levels[index] = level
-        self._record(
+        yield from self._record(
             host,
             "bot_level",
             f"{self._name(host)} set {self._name(index)} to {level}",
@@ -209,88 +257,84 @@ class HostControls(RoomSeats):
 
     def bot_level_of(self, index: int) -> str:
         """The level a bot plays `index`'s seat at: the host's choice, else the server's."""
-        return self.bot_levels.get(index, self.table_settings.bot_level)
+        return self.bot_levels.get(index, self.room.table_settings.bot_level)
 
-    async def _allow_spectators(self, host: int, allowed: Any) -> None:
+    def _allow_spectators(self, host: int, allowed: Any) -> Flow:
         if not isinstance(allowed, bool):
             raise HostCommandRefused("bad_message", "'allowed' must be true or false")
+        room = self.room
         # Stored first: a restarted server keeps the host's choice (rooms.settings).
-        await self.store.set_spectators_allowed(self.room_id, allowed)
-        self.access.spectators_allowed = allowed
+        yield SetSpectatorsAllowed(room.room_id, allowed)
+        room.access.spectators_allowed = allowed
         if not allowed:
-            for connection in list(self.spectators):
-                connection.close(CLOSE_NO_SPECTATORS, "the host turned spectators off")
-            self.spectators.clear()
+            for connection in list(room.spectators):
+                room.emit(Close(connection, CLOSE_NO_SPECTATORS, "the host turned spectators off"))
+            room.spectators.clear()
         words = "let spectators watch" if allowed else "turned spectators off"
-        self._record(host, "spectators", f"{self._name(host)} {words}", allowed=allowed)
+        yield from self._record(host, "spectators", f"{self._name(host)} {words}", allowed=allowed)
 
-    def _on_connect(self, connection: cmd.Connection) -> None:
-        # The socket checked the switch before its connect queued; the host may have
-        # turned spectators off in between.
-        if connection.player_index is None and not self.access.spectators_allowed:
-            connection.close(CLOSE_NO_SPECTATORS, "spectators are turned off")
-            return
-        super()._on_connect(connection)
-
-    async def _end_game(self, host: int) -> None:
-        if self.pause is not None:
-            self.pause = None
-        self._cancel_timers()
-        self.status = RoomStatus.FINISHED
-        await self._store_status(RoomStatus.FINISHED, self.clock.now())
-        self.next_deal_at = None
-        self._record(host, "end_game", f"{self._name(host)} ended the game; scores stand")
+    def _end_game(self, host: int) -> Flow:
+        room = self.room
+        self.pause = None
+        room.clocks.cancel_all()
+        room.status = RoomStatus.FINISHED
+        yield SetRoomStatus(room.room_id, RoomStatus.FINISHED.value)
+        room.play.next_deal_at = None
+        yield from self._record(
+            host, "end_game", f"{self._name(host)} ended the game; scores stand"
+        )
 
     # ----------------------------------------------------------------- pause
 
     def _humans(self) -> set[int]:
-        return {player.player_index for player in self.players if not player.is_bot}
+        return {player.player_index for player in self.room.players if not player.is_bot}
 
     def _majority(self, votes: set[int]) -> bool:
         return len(votes & self._humans()) * 2 > len(self._humans())
 
-    async def _vote_pause(self, index: int) -> None:
-        if self.status != "playing":
+    def _vote_pause(self, index: int) -> Flow:
+        room = self.room
+        if room.status != "playing":
             raise HostCommandRefused("no_deal", "the game is not being played")
         if self.pause is not None:
             raise HostCommandRefused("paused", "the table is already paused")
         self.pause_votes.add(index)
-        if index == self.access.host_index or self._majority(self.pause_votes):
-            self._pause(index)
+        if index == room.access.host_index or self._majority(self.pause_votes):
+            yield from self._pause(index)
         else:
-            self._record(index, "pause_asked", f"{self._name(index)} asks for a pause")
+            yield from self._record(index, "pause_asked", f"{self._name(index)} asks for a pause")
 
-    async def _vote_resume(self, index: int) -> None:
+    def _vote_resume(self, index: int) -> Flow:
         if self.pause is None:
             raise HostCommandRefused("not_paused", "the table is not paused")
         # Without the host, the players who want to go on resume by a majority.
         self.resume_votes.add(index)
         if self._majority(self.resume_votes):
-            self._resume(index)
+            yield from self._resume(index)
         else:
-            self._record(index, "resume_asked", f"{self._name(index)} asks to play on")
+            yield from self._record(index, "resume_asked", f"{self._name(index)} asks to play on")
 
-    def _pause(self, by: int) -> None:
-        self.pause = Pause(since=self.clock.now(), by=by)
+    def _pause(self, by: int) -> Flow:
+        self.pause = Pause(since=self.room.now, by=by)
         self.pause_votes.clear()
-        for cancel in self._turn_timers.values():
-            cancel()
-        self._turn_timers.clear()
-        self._record(by, "pause", f"{self._name(by)} paused the table")
+        self.room.clocks.stop_turn_timers()
+        yield from self._record(by, "pause", f"{self._name(by)} paused the table")
 
-    def _resume(self, by: int) -> None:
+    def _resume(self, by: int) -> Flow:
         """Start the clocks again with the time they had left when the table paused."""
+        room = self.room
         if self.pause is None:
             raise HostCommandRefused("not_paused", "the table is not paused")
-        paused = self.clock.now() - self.pause.since
+        paused = room.now - self.pause.since
         self.pause = None
         self.pause_votes.clear()
         self.resume_votes.clear()
-        deal = self.deal
+        deal = room.deal
+        play = room.play
         if deal is not None and not deal.ended:
-            self._shift_clocks(paused)
-        elif deal is not None and self.next_deal_at is not None:
-            self.next_deal_at += paused
-            self._schedule(self.next_deal_at, cmd.NextDealDue(deal.deal_no))
-        self._record(by, "resume", f"{self._name(by)} resumed the table")
-        self._hand_covered_turns_to_bots()
+            room.clocks.shift(paused)
+        elif deal is not None and play.next_deal_at is not None:
+            play.next_deal_at += paused
+            room.clocks.schedule(play.next_deal_at, cmd.NextDealDue(deal.deal_no))
+        yield from self._record(by, "resume", f"{self._name(by)} resumed the table")
+        room.clocks.hand_covered_turns_to_bots()

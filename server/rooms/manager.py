@@ -15,6 +15,7 @@ from server.rooms.clock import Clock
 from server.rooms.deal_in_play import utc
 from server.rooms.players import RoomClosedError
 from server.rooms.reopening import game_after
+from server.rooms.room import Room
 from server.rooms.settings import RoomSettings, TableSettings
 from server.rooms.snapshot import RoomSnapshot, RoomStatus
 from server.rooms.table import RoomActor
@@ -112,18 +113,17 @@ class RoomManager:
             public=access.public,
             invite_hash=access.invite_hash,
         )
+        room = Room(
+            room_id=room_id,
+            settings=settings,
+            table_settings=self.table_settings,
+            created_at=now,
+            registry=self.registry,
+            spectator_cap=self.spectators_per_room,
+            access=access,
+        )
         self._open(
-            RoomActor(
-                room_id=room_id,
-                settings=settings,
-                store=self.store,
-                clock=self.clock,
-                table_settings=self.table_settings,
-                created_at=now,
-                registry=self.registry,
-                spectator_cap=self.spectators_per_room,
-                access=access,
-            )
+            RoomActor(room, store=self.store, clock=self.clock, table_settings=self.table_settings)
         )
         return room_id
 

@@ -7,7 +7,7 @@ unfinished deal is replayed from its seed and logged actions. `RoomActor.from_re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine import Action, DealSettings, replay
@@ -43,6 +43,9 @@ class ReopenedRoom:
     deal: DealInPlay | None
     # Between deals with every seat taken: the next deal starts at once.
     deal_due: bool
+    # From the table log (docs/persistence.md): what the host did, and the time banks.
+    host_events: list[dict[str, Any]] = field(default_factory=list)
+    time_banks: dict[str, Any] = field(default_factory=dict)
 
 
 def reopened_room(record: Any, now: float) -> ReopenedRoom:
@@ -55,6 +58,9 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
     ]
     running_scores = {p.player_index: int(record.scores.get(p.player_index, 0)) for p in players}
     game = game_after(settings, record.finished_deals)
+    table_log = record.settings.get("table_log") or {}
+    host_events = list(table_log.get("host_events", []))
+    time_banks = dict(table_log.get("time_banks", {}))
     open_deal = record.open_deal
     if open_deal is None:
         return ReopenedRoom(
@@ -64,6 +70,8 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
             game,
             deal=None,
             deal_due=record.status == "playing" and len(players) == len(settings.seats),
+            host_events=host_events,
+            time_banks=time_banks,
         )
     actions = [Action.from_json(stored.action) for stored in open_deal.actions]
     stored_rules = open_deal.settings.get("rules")
@@ -94,4 +102,13 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
         deadline=now + seconds_left,
         next_log_seq=max((stored.seq for stored in open_deal.actions), default=0) + 1,
     )
-    return ReopenedRoom(settings, players, running_scores, game, deal=deal, deal_due=False)
+    return ReopenedRoom(
+        settings,
+        players,
+        running_scores,
+        game,
+        deal=deal,
+        deal_due=False,
+        host_events=host_events,
+        time_banks=time_banks,
+    )

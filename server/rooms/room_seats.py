@@ -1,17 +1,19 @@
 """A room's seats and live connections: joining, bots filling seats, connecting,
 reconnecting (a newer link replaces the older), leaving, and closing an idle room.
 
-These handlers run inside the room actor's task like every other command (see
-`server.rooms.table`); they live apart only to keep each module about one concept.
+A part of the room's core (server/rooms/room.py): synchronous, its store writes yielded
+to the core's flow runner, its sends and closes emitted as effects.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 from server.rooms import commands as cmd
 from server.rooms.deal_in_play import utc
+from server.rooms.effects import AddPlayer, Close, Reply, SetHost, SetRoomStatus, StoreWrite
 from server.rooms.players import (
     NameTakenError,
     Player,
@@ -20,151 +22,179 @@ from server.rooms.players import (
     bot_name,
 )
 from server.rooms.snapshot import RoomStatus
-from server.rooms.store_outage import StoreOutage
 from server.store import hash_token
+
+if TYPE_CHECKING:
+    from server.rooms.room import Room
 
 log = logging.getLogger(__name__)
 
 CLOSE_REPLACED = 4409
 CLOSE_ROOM_CLOSED = 4410
 CLOSE_SPECTATORS_FULL = 4430
+# The host turned spectators off: a spectator's socket closes (and a new one is refused).
+CLOSE_NO_SPECTATORS = 4431
 # A server shutdown (SIGTERM): "service restart", so clients know to reconnect shortly.
 CLOSE_SERVICE_RESTART = 1012
 
 
-class RoomSeats(StoreOutage):
-    """The seat and connection commands of a room actor (RoomActor adds the deal's flow)."""
+class RoomSeats:
+    """The seat and connection commands of a room."""
 
-    async def _start_next_deal(self) -> None:
-        raise NotImplementedError  # the deal's flow: RoomActor
+    def __init__(self, room: Room) -> None:
+        self.room = room
 
     # ----------------------------------------------------------------- seats
 
-    async def _on_join(self, command: cmd.Join) -> None:
-        if self.status.is_over:
+    def join(self, command: cmd.Join) -> Generator[StoreWrite, Any, None]:
+        """Seat a human; answers `{"seat", "token", "player_index"}`."""
+        room = self.room
+        if room.status is RoomStatus.PLAYING and room.host.offered_seats:
+            yield from room.host.seat_friend(command)
+            return
+        if room.status.is_over:
             raise RoomClosedError("the room has closed")
-        if len(self.players) >= len(self.settings.seats) or self.status is not RoomStatus.WAITING:
+        if len(room.players) >= len(room.settings.seats) or room.status is not RoomStatus.WAITING:
             raise RoomFullError("every seat is taken")
-        if any(player.name.casefold() == command.name.casefold() for player in self.players):
+        if any(player.name.casefold() == command.name.casefold() for player in room.players):
             raise NameTakenError(f"the name {command.name!r} is already seated here")
-        token = secrets.token_urlsafe(24)
+        token = room.chance.player_token()
         player = Player(
-            len(self.players),
-            command.name,
-            hash_token(token),
-            is_bot=False,
-            joined_at=self.clock.now(),
+            len(room.players), command.name, hash_token(token), is_bot=False, joined_at=room.now
         )
-        await self.store.add_player(
-            self.room_id,
+        yield AddPlayer(
+            room.room_id,
             player.player_index,
             player.name,
             player.token_hash,
             False,
-            utc(self.clock.now()),
+            utc(room.now),
         )
-        self.players.append(player)
-        self.running_scores[player.player_index] = 0
-        if self.access.host_index is None:
+        room.players.append(player)
+        room.running_scores[player.player_index] = 0
+        if room.access.host_index is None:
             # The table's first human is its host (the creator, who joins first).
-            await self.store.set_host(self.room_id, player.player_index)
-            self.access.host_index = player.player_index
+            yield SetHost(room.room_id, player.player_index)
+            room.access.host_index = player.player_index
         # Answer once the seat change (and a deal it starts) is done, so the caller sees it.
-        await self._seats_changed()
-        command.reply.set_result(
-            {
-                "seat": self.settings.seats[player.player_index],
-                "token": token,
-                "player_index": player.player_index,
-            }
+        yield from self._seats_changed()
+        room.emit(
+            Reply(
+                command.reply,
+                {
+                    "seat": room.settings.seats[player.player_index],
+                    "token": token,
+                    "player_index": player.player_index,
+                },
+            )
         )
 
-    async def _on_add_bots(self, command: cmd.AddBots) -> None:
-        if self.status.is_over:
+    def add_bots(self, command: cmd.AddBots) -> Generator[StoreWrite, Any, None]:
+        """Fill every empty seat with a bot; answers their player indexes."""
+        room = self.room
+        if room.status.is_over:
             raise RoomClosedError("the room has closed")
-        if len(self.players) >= len(self.settings.seats) or self.status is not RoomStatus.WAITING:
+        if len(room.players) >= len(room.settings.seats) or room.status is not RoomStatus.WAITING:
             raise RoomFullError("every seat is taken")
         added = []
-        while len(self.players) < len(self.settings.seats):
-            index = len(self.players)
-            player = Player(index, bot_name(self.players, index), None, is_bot=True)
-            await self.store.add_player(
-                self.room_id, index, player.name, None, True, utc(self.clock.now())
-            )
-            self.players.append(player)
-            self.running_scores[index] = 0
+        while len(room.players) < len(room.settings.seats):
+            index = len(room.players)
+            player = Player(index, bot_name(room.players, index), None, is_bot=True)
+            yield AddPlayer(room.room_id, index, player.name, None, True, utc(room.now))
+            room.players.append(player)
+            room.running_scores[index] = 0
             added.append(index)
-        await self._seats_changed()
-        command.reply.set_result(added)
+        yield from self._seats_changed()
+        room.emit(Reply(command.reply, added))
 
-    async def _seats_changed(self) -> None:
-        if len(self.players) == len(self.settings.seats):
-            await self._start_next_deal()
+    def _seats_changed(self) -> Generator[StoreWrite, Any, None]:
+        room = self.room
+        if len(room.players) == len(room.settings.seats):
+            yield from room.play.start_next_deal()
         else:
-            self._broadcast()
+            room.view.broadcast()
 
     # ----------------------------------------------------------------- connections
 
-    def _on_connect(self, connection: cmd.Connection) -> None:
-        if self.status is RoomStatus.CLOSED:
-            connection.close(CLOSE_ROOM_CLOSED, "room closed")
+    def connect(self, connection: cmd.Connection) -> None:
+        """A player's or spectator's link arrived; a newer link of a player replaces the older."""
+        room = self.room
+        if room.status is RoomStatus.CLOSED:
+            room.emit(Close(connection, CLOSE_ROOM_CLOSED, "room closed"))
             return
         index = connection.player_index
         if index is None:
-            if self.spectator_cap is not None and len(self.spectators) >= self.spectator_cap:
-                connection.close(
-                    CLOSE_SPECTATORS_FULL, "the room has as many spectators as it takes"
+            # The socket checked the switch before its connect queued; the host may have
+            # turned spectators off in between.
+            if not room.access.spectators_allowed:
+                room.emit(Close(connection, CLOSE_NO_SPECTATORS, "spectators are turned off"))
+                return
+            if room.spectator_cap is not None and len(room.spectators) >= room.spectator_cap:
+                room.emit(
+                    Close(
+                        connection,
+                        CLOSE_SPECTATORS_FULL,
+                        "the room has as many spectators as it takes",
+                    )
                 )
                 return
-            self.spectators.add(connection)
-            connection.push(self._state_for(None))
-            self._repeat_result(connection)
+            room.spectators.add(connection)
+            room.emit_to(connection, room.view.state_for(None))
+            room.view.repeat_result(connection, room.play.last_result)
             return
-        self.idle_since = None  # only players keep a room open
-        older = self.player_connections.get(index)
+        room.idle_since = None  # only players keep a room open
+        older = room.player_connections.get(index)
         if older is not None:
-            older.close(CLOSE_REPLACED, "replaced by a newer connection")
-        self.player_connections[index] = connection
-        self.players[index].has_connected = True
-        self.seq += 1
-        self._broadcast(bumped=True)
-        self._repeat_result(connection)
-        if not self.players[index].is_bot:
-            self.human_since_deal = True
-            if self.deal_awaits_human:
+            room.emit(Close(older, CLOSE_REPLACED, "replaced by a newer connection"))
+        room.player_connections[index] = connection
+        room.players[index].has_connected = True
+        room.view.broadcast()
+        room.view.repeat_result(connection, room.play.last_result)
+        if not room.players[index].is_bot:
+            play = room.play
+            play.human_since_deal = True
+            if play.deal_awaits_human:
                 # The table held its next deal for nobody; now someone is here.
-                self.deal_awaits_human = False
-                deal = self.deal
-                self.tell(cmd.Resume() if deal is None else cmd.NextDealDue(deal.deal_no))
+                play.deal_awaits_human = False
+                deal = room.deal
+                room.clocks.schedule(
+                    room.now, cmd.Resume() if deal is None else cmd.NextDealDue(deal.deal_no)
+                )
 
-    def _on_disconnect(self, connection: cmd.Connection) -> None:
+    def disconnect(self, connection: cmd.Connection) -> None:
+        """A link went away; a player's seat is then covered by its bot."""
+        room = self.room
         index = connection.player_index
         if index is None:
-            self.spectators.discard(connection)
-        elif self.player_connections.get(index) is connection:
-            del self.player_connections[index]
-            self.seq += 1
-            self._broadcast(bumped=True)
-            self._hand_covered_turns_to_bots()
-        if not self._players_connected() and self.idle_since is None:
-            self.idle_since = self.clock.now()
-            self._schedule(
-                self.idle_since + self.table_settings.idle_close_seconds,
-                cmd.IdleCheck(self.idle_since),
-            )
+            room.spectators.discard(connection)
+        elif room.player_connections.get(index) is connection:
+            del room.player_connections[index]
+            room.view.broadcast()
+            room.clocks.hand_covered_turns_to_bots()
+        if not room.player_connections and room.idle_since is None:
+            room.idle_since = room.now
+            self.arm_idle_check()
 
-    def _players_connected(self) -> bool:
-        # Spectators alone do not keep a room open: one watcher could hold it for ever.
-        return bool(self.player_connections)
+    def arm_idle_check(self) -> None:
+        """Close the room if no player holds it for the idle time from `idle_since`.
+        Spectators alone do not keep a room open: one watcher could hold it for ever."""
+        room = self.room
+        assert room.idle_since is not None
+        room.clocks.schedule(
+            room.idle_since + room.table_settings.idle_close_seconds,
+            cmd.IdleCheck(room.idle_since),
+        )
 
-    async def _on_idle_check(self, idle_since: float) -> None:
-        if self.idle_since != idle_since or self._players_connected():
+    def idle_check(self, idle_since: float) -> Generator[StoreWrite, Any, None]:
+        """Close the room if nobody came back since `idle_since`."""
+        room = self.room
+        if room.idle_since != idle_since or room.player_connections:
             return
         log.info(
             "room %s: no connection for %.0f s, closing",
-            self.room_id,
-            self.table_settings.idle_close_seconds,
+            room.room_id,
+            room.table_settings.idle_close_seconds,
         )
-        await self._store_status(RoomStatus.CLOSED, self.clock.now())
-        self.status = RoomStatus.CLOSED
-        self._close_connections(CLOSE_ROOM_CLOSED, "room closed")
+        yield SetRoomStatus(room.room_id, RoomStatus.CLOSED.value)
+        room.status = RoomStatus.CLOSED
+        room.close_connections(CLOSE_ROOM_CLOSED, "room closed")

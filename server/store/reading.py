@@ -22,6 +22,7 @@ from server.store.records import (
     RoomRecord,
 )
 from server.store.schema import deal_actions, deals, room_players, rooms
+from server.store.table_log import without_table_log
 
 CLOSED_STATUSES = ("finished", "closed")
 
@@ -259,7 +260,7 @@ async def room_list(conn: AsyncConnection, status: str | None, limit: int) -> li
             "room_id": room.room_id,
             "variant": room.variant,
             "status": room.status,
-            "settings": room.settings,
+            "settings": without_table_log(room.settings),
             "created_at": _iso(room.created_at),
             "players": players[room.room_id],
         }

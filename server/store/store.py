@@ -25,7 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.engine.deal_result import DealOutcome
-from server.store import reading, settling
+from server.store import reading, settling, table_log
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
 from server.store.errors import (
@@ -231,6 +231,12 @@ class Store:
             )
             if updated.rowcount == 0:
                 raise UnknownRoomError(f"room {room_id!r} has no player {player_index}")
+
+    @outages_unavailable
+    async def save_table_log(self, room_id: str, log: dict[str, Any]) -> None:
+        """Replace the room's table log: its host events and time banks (`table_log.py`)."""
+        async with self._writing() as conn:
+            await table_log.save_table_log(conn, room_id, log)
 
     @outages_unavailable
     async def night_points(

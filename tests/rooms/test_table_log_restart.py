@@ -1,0 +1,57 @@
+"""The table log survives a restart: the host's events and each player's time bank are
+in the store (a real SQLite file), not only in memory, and a reopened room shows them."""
+
+from __future__ import annotations
+
+from server.rooms import commands as cmd
+from server.rooms.clock import ManualClock
+from server.rooms.manager import RoomManager
+from server.rooms.settings import RoomSettings
+from server.store import Store
+from tests.rooms.conftest import RecordingConnection, quiet, until
+
+
+async def test_host_events_and_time_banks_come_back_after_a_restart(
+    store: Store, clock: ManualClock, manager: RoomManager
+) -> None:
+    room_id = await manager.create_room(
+        RoomSettings(variant="kaki3", turn_seconds=40, rules={"time_bank_seconds": 30})
+    )
+    actor = manager.get(room_id)
+    await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0)
+    actor.tell(cmd.Connect(ana))
+    await manager.add_bots(room_id)
+    await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
+    await quiet(actor)
+
+    actor.tell(cmd.HostCommand(ana, "bot_level", {"player_index": 1, "level": "baseline"}))
+    await until(lambda: bool(ana.last_state["room"]["host_events"]))
+    # Ana's turn clock runs out: her bank is drawn; she plays 12 s into it.
+    clock.advance(40)
+    await until(lambda: ana.last_state["room"]["players"][0]["time_bank_seconds"] == 0)
+    clock.advance(12)
+    await quiet(actor)
+    discard = next(a for a in ana.last_state["legal"] if a["type"] == "discard")
+    actor.tell(cmd.PlayerAction(ana, discard, None))
+    await until(lambda: ana.last_state["room"]["players"][0]["time_bank_seconds"] == 18)
+    await quiet(actor)
+    await manager.shutdown()
+
+    # Stored, as a fresh read of the store shows (docs/persistence.md, "The table log").
+    (record,) = [r for r in await store.load_open_rooms() if r.room_id == room_id]
+    table_log = record.settings["table_log"]
+    assert [e["kind"] for e in table_log["host_events"]] == ["bot_level"]
+    assert table_log["time_banks"]["left"] == {"0": 18.0}
+    listed = await store.list_rooms()
+    assert all("table_log" not in room["settings"] for room in listed)
+
+    reopened = RoomManager(store, clock, manager.table_settings)
+    try:
+        assert await reopened.recover() >= 1
+        again = reopened.get(room_id)
+        room = again.public_room()
+        assert [e["kind"] for e in room["host_events"]] == ["bot_level"]
+        assert room["players"][0]["time_bank_seconds"] == 18
+    finally:
+        await reopened.shutdown()
