@@ -216,7 +216,7 @@ class Room:
 
     def _run(self, flow: Flow[None], answer: cmd.Answer | None = None) -> None:
         self._waiting = _Waiting(flow, answer, self.now)
-        self._resume(lambda started: started.send(None))
+        self._resume(next)  # a generator starts at its first yield
 
     def _resume(self, step: Any) -> None:
         """Run the waiting flow on from `step(flow)` to its next write, or to its end."""

@@ -68,6 +68,7 @@ class RoomActor:
         self._mailbox: asyncio.Queue[cmd.Command] = asyncio.Queue()
         self._timers: dict[int, TimerHandle] = {}  # key -> armed timer
         self._outage_rounds = 0
+        self._writing = False  # a store write is awaited right now
         self._bound_deal: int | None = None
         self._task: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
@@ -114,8 +115,10 @@ class RoomActor:
 
     @property
     def has_mail(self) -> bool:
-        """Whether commands wait in the mailbox (tests wait for a room to go quiet)."""
-        return not self._mailbox.empty()
+        """Whether the room has work in hand: commands in the mailbox, or a store write
+        awaited (tests wait for a room to go quiet; a slow write under load once looked
+        quiet, and a test read the table in the middle of a command)."""
+        return self._writing or not self._mailbox.empty()
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -220,12 +223,16 @@ class RoomActor:
         failed = False
         while True:
             try:
-                if write.retried:
-                    # A timeout scope, not `wait_for`: no task of its own on the hot path.
-                    async with asyncio.timeout(self._table_settings.store_timeout_seconds):
-                        value = await make_write(self._store, write, failed)
-                else:
-                    value = await make_write(self._store, write, False)
+                self._writing = True
+                try:
+                    if write.retried:
+                        # A timeout scope, not `wait_for`: no task of its own on the hot path.
+                        async with asyncio.timeout(self._table_settings.store_timeout_seconds):
+                            value = await make_write(self._store, write, failed)
+                    else:
+                        value = await make_write(self._store, write, False)
+                finally:
+                    self._writing = False
             except (StoreUnavailable, TimeoutError) as error:
                 if not write.retried:
                     return cmd.StoreRefused(error)
