@@ -28,8 +28,10 @@ from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
+from server.rooms.ownership import RoomElsewhereError
 from server.rooms.room_seats import CLOSE_SPECTATORS_FULL
 from server.settings import RATE_BURST, RATE_PER_SECOND
+from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -38,6 +40,8 @@ MAX_MESSAGE_BYTES = 8 * 1024
 FLOOD_CLOSE_AFTER = 200
 OUTBOX_LIMIT = 512
 
+# Another process serves the table right now (docs/scaling.md): reconnect shortly.
+CLOSE_TRY_AGAIN = 1013
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FOREIGN_TOKEN = 4403
 CLOSE_NO_ROOM = 4404
@@ -242,6 +246,11 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
     """Check the token, join the room's broadcasts, and forward messages until the link ends."""
     manager: RoomManager = websocket.app.state.rooms
     token = websocket.query_params.get("token") or None
+    try:
+        await manager.bring_here(room_id)
+    except (RoomElsewhereError, StoreUnavailable):
+        await _refuse_connection(websocket, CLOSE_TRY_AGAIN, "try again: the table is moving")
+        return
     try:
         actor = manager.get(room_id)
     except RoomNotFoundError:

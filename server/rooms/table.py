@@ -47,6 +47,7 @@ from server.rooms.snapshot import RoomStatus
 from server.rooms.store_outage import TableStopping
 from server.rooms.time_bank import TimeBanks
 from server.store import Store, StoreUnavailable
+from server.store.leases import LeaseLostError
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,13 @@ class RoomActor(TimeBanks):
                 if reply is not None and not reply.done():
                     reply.set_exception(StoreUnavailable("the server stopped"))
                 self._stop_for_shutdown()
+                return
+            except LeaseLostError as lost:  # another process owns the room (docs/scaling.md)
+                log.warning("room %s stops here: %s", self.room_id, lost)
+                if reply is not None and not reply.done():
+                    reply.set_exception(lost)
+                self._stop_for_shutdown()  # its links close with 1012 and find the new owner
+                self.closed.set()  # the manager forgets it; nothing was written
                 return
             except (RoomFullError, NameTakenError, RoomClosedError, StoreUnavailable) as refusal:
                 if reply is not None and not reply.done():
