@@ -58,20 +58,17 @@ class Seat:
                 continue
             link = Link(opened_at=time.monotonic())
             client.messages = link.messages
+            self.links.append(link)
             try:
-                result = await self._play_link(client, link, deadline)
+                return await self._play_link(client, link, deadline)
             except ConnectionClosed as closed:
                 link.close_code = closed.rcvd.code if closed.rcvd else None
-                if not link.messages:
+                if not link.messages:  # refused (e.g. 1013: the table is moving)
+                    self.links.remove(link)
                     self.refusals.append(link.close_code or 0)
-                else:
-                    self.links.append(link)
                 await asyncio.sleep(RECONNECT_SECONDS)
-                continue
             finally:
                 await client.close()
-            self.links.append(link)
-            return result
         raise AssertionError(f"{self.name} got no result in {timeout} s")
 
     async def _play_link(self, client: TableClient, link: Link, deadline: float) -> dict[str, Any]:
@@ -92,15 +89,16 @@ async def open_tables(
 ) -> list[Seat]:
     """`count` public tables through the proxy, each with one scripted player seated and
     playing (`Seat.playing`) and bots in the other seats (the deal starts as they sit)."""
-    seats = []
-    async with httpx.AsyncClient(base_url=base, timeout=20) as http:
-        for number in range(count):
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+
+        async def open_one(number: int) -> Seat:
             variant = variants[number % len(variants)]
             room_id = await create_room(http, variant, turn_seconds=5, public=True)
             seated = await join(http, room_id, f"Player {number}")
             seat = Seat(ws_base, room_id, seated["token"], f"Player {number}")
             seat.playing = asyncio.create_task(seat.play())
-            seats.append(seat)
             answer = await add_bots(http, room_id)
             assert answer.status_code == 200, answer.text
-    return seats
+            return seat
+
+        return list(await asyncio.gather(*(open_one(number) for number in range(count))))
