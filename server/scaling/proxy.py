@@ -25,12 +25,17 @@ class Backend:
     address: str  # host:port
 
 
-def haproxy_config(bind: str, backends: list[Backend], *, check_interval: str = "2s") -> str:
+def haproxy_config(
+    bind: str, backends: list[Backend], *, check_interval: str = "2s", docker_dns: bool = False
+) -> str:
     """The configuration text: listen on `bind` (host:port), hash rooms over `backends`.
 
     `check_interval` is the health check's pace: a process that fails two checks in a row
-    is taken out (tests use a short one, so failover is quick).
+    is taken out (tests use a short one, so failover is quick). `docker_dns`: backends are
+    container names, resolved again by Docker's DNS when a container comes back with a new
+    address (and a container still down at the proxy's start does not stop it).
     """
+    resolving = " resolvers docker init-addr last,libc,none" if docker_dns else ""
     servers = "\n".join(
         f"    server {backend.name} {backend.address} check" for backend in backends
     )
@@ -65,6 +70,13 @@ backend tables
     hash-type consistent
     option httpchk GET /healthz
     http-check expect status 200
-    default-server inter {check_interval} fall 2 rise 2
+    default-server inter {check_interval} fall 2 rise 2{resolving}
 {servers}
+{_DOCKER_DNS if docker_dns else ""}"""
+
+
+_DOCKER_DNS = """
+resolvers docker
+    nameserver dns 127.0.0.11:53
+    hold valid 5s
 """
