@@ -91,7 +91,7 @@ class RoomOwnership:
         assert manager is not None, "start() first"
         if room_id in manager.rooms or len(room_id) > ROOM_ID_LENGTH:
             return  # here already, or no room id at all
-        if room_id in self._moving:
+        if room_id in self._moving or self._stopped:
             raise RoomElsewhereError(f"room {room_id} is moving to another server")
         arriving = self._arriving.get(room_id)
         if arriving is not None:  # another request is reopening it: wait, then look again

@@ -114,6 +114,7 @@ class _AdvisoryLock(ServerLock):
         if self._loop is not None and self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
             self._thread.join(timeout=10)
+            self._loop = None  # released once; a second call does nothing
 
     def _run(self) -> None:
         asyncio.run(self._hold())
