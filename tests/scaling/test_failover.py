@@ -97,6 +97,8 @@ async def kill_one_mid_deal(cluster: Cluster, url: str) -> None:
             assert len(seat.links) >= 2, f"{seat.name} never lost their link"
             assert after[seat.room_id] != owners[seat.room_id]
             assert not owned_by({seat.room_id: after[seat.room_id]}, victim)
+    # Reconnecting while the lease was still the dead owner's: told to try again (1013).
+    assert any(1013 in seat.refusals for seat in seats if seat.room_id in moved)
     # Within one connection, no state was skipped after its first.
     for seat in seats:
         for link in seat.links:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import httpx
 
-from tests.api.live_server import create_room, join
+from tests.api.live_server import INVITES, create_room, join
 from tests.pg import drop_database, postgres_url_or_skip
-from tests.scaling.cluster import Cluster, lease_owners
+from tests.scaling.cluster import Cluster, lease_owners, owned_by
 
 ROOMS = 8
 
@@ -61,3 +61,22 @@ async def list_everywhere(cluster: Cluster, url: str) -> None:
                     break
                 await asyncio.sleep(0.2)
             assert set(room_ids) <= shown, address
+
+        # A request at a process that does not own the room: "try again", and the owner
+        # hands the room over, so the retry finds it there.
+        room_id = room_ids[0]
+        [owner] = [m for m in cluster.members if owned_by(owners, m) & {room_id}]
+        other = next(member for member in cluster.members if member != owner)
+        there = f"http://127.0.0.1:{other.port}/api/rooms/{room_id}"
+        refused = await http.get(there, params={"invite": INVITES[room_id]})
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["error"]["code"] == "room_moving"
+        assert refused.headers["retry-after"] == "1"
+        deadline = time.monotonic() + 10
+        while (
+            answer := await http.get(there, params={"invite": INVITES[room_id]})
+        ).status_code != 200:
+            assert answer.status_code == 503 and time.monotonic() < deadline, answer.text
+            await asyncio.sleep(0.2)
+        assert answer.json()["players"][0]["name"] == "Player 0"
+        assert owned_by(await lease_owners(url), other) >= {room_id}
