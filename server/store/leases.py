@@ -6,10 +6,12 @@ leases; another process takes a lease only once it has expired or been handed ov
 (deleted by its owner). docs/scaling.md tells the whole design.
 
 The fence: every write a room makes (`LeaseFence`, called by the store inside the write's
-own transaction) first locks the room's lease row `FOR SHARE` and checks that this process
-owns it and that it has not expired. A process taking the lease over must update that row,
-so it waits for any such write to commit, and reads the room after it: a stale owner (a
-process that was frozen, cut off, or came back) can never write after its successor read.
+own transaction) first locks the room's lease row `FOR SHARE` and checks that the row still
+names this process. A process taking the lease over must update that row, so it waits for
+any such write to commit, and reads the room after it: a stale owner (a process that was
+frozen, cut off, or came back) can never write after its successor read. The row, not the
+clock, decides: a lease that expired stays its owner's until another process takes it, so
+a renewal that came late (a busy database) never stops a table for nothing.
 """
 
 from __future__ import annotations
@@ -218,7 +220,6 @@ class LeaseFence:
             select(room_leases.c.room_id)
             .where(room_leases.c.room_id == room_id)
             .where(room_leases.c.owner == self.owner)
-            .where(room_leases.c.expires_at > func.now())
             .with_for_update(read=True)
         )
         if held is None:
@@ -243,7 +244,6 @@ class LeaseFence:
                 .join(room_leases, room_leases.c.room_id == deals.c.room_id)
                 .where(deals.c.deal_id.in_(deal_ids))
                 .where(room_leases.c.owner == self.owner)
-                .where(room_leases.c.expires_at > func.now())
                 .with_for_update(read=True, of=room_leases)
             )
         )

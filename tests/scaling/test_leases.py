@@ -152,3 +152,19 @@ async def test_orphans_are_open_rooms_whose_owner_is_long_gone(
     async with a.store.engine.begin() as conn:
         await conn.execute(text("UPDATE room_leases SET expires_at = now() - interval '1 hour'"))
     assert sorted(await b.leases.orphans()) == ["room1", "room2"]
+
+
+async def test_an_expired_lease_nobody_took_is_still_its_owners(
+    owners: tuple[Owner, Owner, str],
+) -> None:
+    """A renewal that came late (a busy database) must not stop a table for nothing: the
+    row decides, and only another process taking it ends the owner's writes."""
+    a, b, _ = owners
+    await a.leases.take("room1")
+    deal_id = await start_deal(a)
+    await expire(a.store, "room1")
+    await a.append(deal_id, 1)
+    renewal = await a.leases.renew({"room1": {}})
+    assert renewal.kept == {"room1"} and not renewal.lost
+    assert await b.leases.take("room1") is Claim.ELSEWHERE  # renewed: live again
+    assert await a.store.count_actions(deal_id) == 1
