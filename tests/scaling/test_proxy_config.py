@@ -36,3 +36,18 @@ def test_haproxy_accepts_the_configuration(tmp_path: Path) -> None:
     assert "path,field(3,/) if { path_beg /rooms/ }" in text
     assert "path,field(4,/) if { path_beg /api/rooms/ /ws/rooms/ }" in text
     assert "balance hash var(txn.room)" in text and "hash-type consistent" in text
+
+
+def test_a_cluster_on_sqlite_is_refused_with_a_pointer_to_postgres(tmp_path: Path) -> None:
+    from tests.serve import MAHJONG_HALL
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'hall.sqlite3'}"
+    refused = subprocess.run(
+        [MAHJONG_HALL, "cluster", "--processes", "2", "--database-url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2
+    assert "need Postgres" in refused.stderr and "mahjong-hall serve" in refused.stderr
+    assert not (tmp_path / "hall.sqlite3").exists(), "nothing was started or written"
