@@ -22,9 +22,9 @@ from datetime import timedelta
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, event, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.store import reading
@@ -34,6 +34,8 @@ from server.store.records import RoomRecord
 from server.store.schema import deal_actions, deals, room_leases, room_players, rooms
 
 OPEN_STATUSES = ("waiting", "playing")
+# Postgres's "lock not available": a lease row locked by a write still in progress.
+LOCK_NOT_AVAILABLE = "55P03"
 # The lobby lists at most this many tables (the newest).
 LOBBY_LIMIT = 1000
 
@@ -73,6 +75,11 @@ class RoomLeases:
         self.engine = engine
         self.owner = owner
         self.period = timedelta(seconds=seconds)
+        # A process frozen (or cut off) inside a transaction would hold its lease rows'
+        # locks, and so block every takeover, for as long as it stays away: Postgres ends
+        # such a transaction after a lease period (none of ours idles for a fraction of it).
+        idle_ms = max(1000, int(seconds * 1000))
+        event.listen(engine.sync_engine, "connect", _idle_limit(idle_ms))
 
     @outages_unavailable
     async def take(self, room_id: str) -> Claim:
@@ -92,9 +99,15 @@ class RoomLeases:
         )
         try:
             async with self.engine.begin() as conn:
+                # The owner may be writing (its row is locked): "elsewhere", not a wait.
+                await conn.execute(text("SET LOCAL lock_timeout = '1s'"))
                 taken = (await conn.execute(statement)).one_or_none()
         except IntegrityError:  # the foreign key: no such room
             return Claim.NO_ROOM
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
+            return Claim.ELSEWHERE
         return Claim.TAKEN if taken is not None else Claim.ELSEWHERE
 
     @outages_unavailable
@@ -206,6 +219,17 @@ class RoomLeases:
                 ):
                     names[row.room_id].append(row.name)
         return [(room, names[room.room_id]) for room in found]
+
+
+def _idle_limit(milliseconds: int) -> Any:
+    """A pool `connect` listener: end this session's transactions left idle that long."""
+
+    def limit(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"SET idle_in_transaction_session_timeout = {int(milliseconds)}")
+        cursor.close()
+
+    return limit
 
 
 class LeaseFence:

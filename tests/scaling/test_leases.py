@@ -3,6 +3,8 @@ share one database; only the lease holder writes to a room, and a stale one neve
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -168,3 +170,31 @@ async def test_an_expired_lease_nobody_took_is_still_its_owners(
     assert renewal.kept == {"room1"} and not renewal.lost
     assert await b.leases.take("room1") is Claim.ELSEWHERE  # renewed: live again
     assert await a.store.count_actions(deal_id) == 1
+
+
+async def test_an_owner_frozen_inside_a_write_does_not_block_the_takeover() -> None:
+    """A process frozen mid-transaction holds its lease row's lock: the taker is told
+    "elsewhere" rather than kept waiting, and Postgres ends the frozen transaction after a
+    lease period, so the room can move."""
+    url = postgres_url_or_skip()
+    apply_migrations(url)
+    frozen_store, taker_store = await open_store(url), await open_store(url)
+    try:
+        frozen = RoomLeases(frozen_store.engine, "server-a", seconds=1)  # before any connection
+        taker = RoomLeases(taker_store.engine, "server-b", seconds=1)
+        await frozen_store.create_room("room1", "hk", {}, NOW)
+        assert await frozen.take("room1") is Claim.TAKEN
+        async with frozen_store.engine.connect() as conn:
+            writing = await conn.begin()
+            await LeaseFence("server-a").hold_room(conn, "room1")  # ... and freezes here
+            asked = time.monotonic()
+            assert await taker.take("room1") is Claim.ELSEWHERE
+            assert time.monotonic() - asked < 5, "the taker waited for the frozen owner"
+            await asyncio.sleep(2.5)  # past the idle limit and the lease
+            assert await taker.take("room1") is Claim.TAKEN
+            with pytest.raises(Exception):  # noqa: B017 (the session was ended by Postgres)
+                await writing.commit()
+    finally:
+        await frozen_store.close()
+        await taker_store.close()
+        drop_database(url)
