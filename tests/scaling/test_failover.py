@@ -85,8 +85,7 @@ async def kill_one_mid_deal(cluster: Cluster, url: str) -> None:
         asyncio.gather(*(seat.playing for seat in seats if seat.playing is not None)), 180
     )
 
-    # Every table finished its one deal, with its players where they sat.
-    assert [result["deal_no"] for result in results] == [1] * TABLES
+    # Every table finished its deal, with its players where they sat.
     for seat, result in zip(seats, results, strict=True):
         assert seat.name in result["seat_players"].values()
     assert await seated(url, room_ids) == before
@@ -107,7 +106,14 @@ async def kill_one_mid_deal(cluster: Cluster, url: str) -> None:
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), (seat.name, seqs)
     # The database holds every result, each deal once, seqs without gap, payments to zero.
     checked = await check_consistency(url, room_ids)
-    assert checked == {room: 1 for room in room_ids}
+    for seat, result in zip(seats, results, strict=True):
+        # The deal the player saw end is the room's last. A moved table whose deal ended
+        # just before the kill, its result not yet sent, reopens between deals and deals
+        # the next one at once, as after any restart: its first deal is stored all the same.
+        assert result["deal_no"] == checked[seat.room_id], (seat.name, checked)
+        assert checked[seat.room_id] == 1 or (
+            seat.room_id in moved and checked[seat.room_id] == 2
+        ), (seat.name, checked)
 
     waits = sorted(
         next(link.first_state_at for link in seat.links if link.opened_at > killed_at) - killed_at
