@@ -4,6 +4,7 @@ one throwaway Postgres database behind a real HAProxy), and what the tests read 
 from __future__ import annotations
 
 import re
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,20 @@ CLUSTER_SETTINGS = {
 SERVER_LINE = re.compile(r"cluster: server (\d+) pid (\d+) on 127\.0\.0\.1:(\d+)")
 
 
+def free_run(count: int) -> int:
+    """The first of `count` consecutive free ports (the cluster's servers take a run)."""
+    for _ in range(50):
+        first = free_port()
+        try:
+            for port in range(first, first + count):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return first
+    raise AssertionError(f"no run of {count} free ports")
+
+
 @dataclass(frozen=True)
 class Member:
     """One server process of the cluster."""
@@ -47,7 +62,7 @@ class Cluster:
     def __init__(self, database_url: str, log: Path, processes: int = 3, **settings: str) -> None:
         self.database_url = database_url
         self.port = free_port()
-        first = free_port()
+        first = free_run(processes)
         command = [
             MAHJONG_HALL,
             "cluster",

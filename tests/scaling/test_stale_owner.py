@@ -57,8 +57,12 @@ async def freeze_and_thaw(cluster: Cluster, url: str) -> None:
     results = await asyncio.wait_for(
         asyncio.gather(*(seat.playing for seat in seats if seat.playing is not None)), 180
     )
-    assert [result["deal_no"] for result in results] == [1] * TABLES
-    assert await check_consistency(url, room_ids) == {room: 1 for room in room_ids}
+    checked = await check_consistency(url, room_ids)
+    for seat, result in zip(seats, results, strict=True):
+        # As in test_failover.py: a moved table whose result was not yet sent plays its
+        # next deal at once; the player's result is the room's last deal either way.
+        assert result["deal_no"] == checked[seat.room_id], (seat.name, checked)
+        assert checked[seat.room_id] == 1 or seat.room_id in its_rooms, (seat.name, checked)
     # The thawed copies of its rooms stopped: refused by the fence, or told by the renewal.
     output = cluster.process.output
     for room_id in its_rooms:
