@@ -96,8 +96,10 @@ async def kill_one_mid_deal(cluster: Cluster, url: str) -> None:
             assert len(seat.links) >= 2, f"{seat.name} never lost their link"
             assert after[seat.room_id] != owners[seat.room_id]
             assert not owned_by({seat.room_id: after[seat.room_id]}, victim)
-    # Reconnecting while the lease was still the dead owner's: told to try again (1013).
-    assert any(1013 in seat.refusals for seat in seats if seat.room_id in moved)
+    # A reconnection refused on the way (1013 while the lease was the dead owner's) only
+    # delays it; whether one happens depends on timing, so it is not asserted here
+    # (test_lobby.py checks the "try again" answer itself).
+    assert all(set(seat.refusals) <= {1013, 1012} for seat in seats), [s.refusals for s in seats]
     # Within one connection, no state was skipped after its first.
     for seat in seats:
         for link in seat.links:
