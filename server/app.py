@@ -15,9 +15,11 @@ from server.api.request_guards import RequestGuards
 from server.observability import HallMetrics, metrics, watch_rooms
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.manager import RoomManager
+from server.rooms.ownership import RoomOwnership, new_owner_id
 from server.rooms.settings import TableSettings
 from server.settings import Settings
 from server.store import Store, open_store
+from server.store.leases import RoomLeases
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,7 @@ def create_app(
     limits: LimitSettings | None = None,
     settings: Settings | None = None,
     registry: HallMetrics | None = None,
+    leased: bool = False,
 ) -> FastAPI:
     """The Mahjong Hall app. On startup it opens the store and reopens every unfinished room.
 
@@ -44,6 +47,8 @@ def create_app(
     lifetime, `limits` for the limits against abuse, `settings` for the rest (`serve`
     passes `Settings.from_environ`; the default is every setting's default, whatever the
     environment holds), `registry` for the metrics (default: the process's registry).
+    `leased`: this process shares a Postgres with others and owns only the rooms it holds
+    leases on (docs/scaling.md; `serve` sets it on Postgres).
     """
     the_settings = settings or Settings()
     the_clock = clock or SystemClock()
@@ -61,6 +66,10 @@ def create_app(
         )
         manager = RoomManager(the_store, the_clock, the_table_settings, the_registry)
         manager.set_caps(the_limits.open_rooms, the_limits.spectators_per_room)
+        if leased:
+            leases = RoomLeases(the_store.engine, new_owner_id(), the_settings.lease_seconds)
+            manager.ownership = RoomOwnership(leases, the_clock, the_settings.lease_seconds)
+            log.info("room leases held as %s", leases.owner)
         app.state.store = the_store
         app.state.rooms = manager
         # /metrics reads rooms, tables and connections from the rooms' snapshots.

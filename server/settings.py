@@ -28,6 +28,9 @@ RATE_BURST = 40.0
 RATE_PER_SECOND = 20.0
 LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# How long a room's lease lasts without renewal, when processes share a Postgres
+# (docs/scaling.md): the longest a dead process's tables wait for a new owner.
+LEASE_SECONDS = 6.0
 
 # The variables `from_environ` reads, beside those of the limits and the collector.
 _OWN_NAMES = (
@@ -51,6 +54,7 @@ _OWN_NAMES = (
     "MAHJONG_IDLE_CLOSE_SECONDS",
     "MAHJONG_BOT_LEVEL",
     "MAHJONG_SQLITE_SYNCHRONOUS",
+    "MAHJONG_LEASE_SECONDS",
 )
 LIMIT_NAMES = (
     "MAHJONG_ALLOWED_HOSTS",
@@ -105,6 +109,7 @@ class Settings:
     uvicorn_http: str = "auto"
     uvicorn_ws: str | None = None  # None: the hall's own socket protocol
     table: TableSettings = TableSettings()
+    lease_seconds: float = LEASE_SECONDS
     limits: LimitSettings = LimitSettings()
     collector: CollectorSettings = field(default_factory=lambda: CollectorSettings.from_environ({}))
 
@@ -152,6 +157,7 @@ class Settings:
             uvicorn_http=_text(environ, "MAHJONG_UVICORN_HTTP") or "auto",
             uvicorn_ws=_text(environ, "MAHJONG_UVICORN_WS"),
             table=table,
+            lease_seconds=_lease_seconds(environ),
             limits=LimitSettings.from_environ(environ, bound_host=bound),
             collector=CollectorSettings.from_environ(environ),
         )
@@ -174,6 +180,13 @@ def _number(environ: Mapping[str, str], name: str, default: float, whole: bool =
     if value < 0 or value != value:  # negative, or NaN
         raise ValueError(f"{name} must not be negative, not {text!r}")
     return value
+
+
+def _lease_seconds(environ: Mapping[str, str]) -> float:
+    seconds = _number(environ, "MAHJONG_LEASE_SECONDS", LEASE_SECONDS)
+    if seconds < 1:  # renewed every third of it: shorter would be all renewals
+        raise ValueError(f"MAHJONG_LEASE_SECONDS must be at least 1, not {seconds:g}")
+    return seconds
 
 
 def _choice(

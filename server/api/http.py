@@ -21,11 +21,13 @@ from server.api.room_access import INVITE_REQUIRED, may_see_room, seated_player_
 from server.api.room_pages import room_page
 from server.engine.rules import RulesError, TableRules
 from server.rooms.manager import RoomManager, RoomNotFoundError, TooManyRoomsError
+from server.rooms.ownership import RoomElsewhereError
 from server.rooms.players import NameTakenError, RoomClosedError, RoomFullError
 from server.rooms.settings import RoomSettings
 from server.rooms.snapshot import RoomStatus
 from server.settings import default_web_directory
 from server.store import StoreUnavailable
+from server.store.leases import LeaseLostError
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -61,6 +63,12 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
         return error_response(error.status, error.code, error.message, headers=error.headers)
+
+    @app.exception_handler(LeaseLostError)
+    async def _lease_lost(_request: Request, error: LeaseLostError) -> JSONResponse:
+        # The room moved to another process while this one answered: try again there.
+        moving = _moving(str(error))
+        return error_response(moving.status, moving.code, moving.message, headers=moving.headers)
 
     @app.exception_handler(StoreUnavailable)
     async def _store_down(_request: Request, error: StoreUnavailable) -> JSONResponse:
@@ -108,6 +116,22 @@ def manager_of(request: Request) -> RoomManager:
     """The app's room manager."""
     manager: RoomManager = request.app.state.rooms
     return manager
+
+
+async def _room_here_or_404(manager: RoomManager, room_id: str) -> Any:
+    """The open room, reopened here first if no other process owns it (docs/scaling.md)."""
+    if ROOM_ID.fullmatch(room_id):
+        try:
+            await manager.bring_here(room_id)
+        except RoomElsewhereError as moving:
+            raise _moving(str(moving)) from None
+    return _room_or_404(manager, room_id)
+
+
+def _moving(text: str) -> ApiError:
+    """Another process serves the table right now: the client tries again (docs/protocol.md)."""
+    retry = {"Retry-After": str(RoomElsewhereError.retry_after)}
+    return ApiError(503, "room_moving", text, headers=retry)
 
 
 def _room_or_404(manager: RoomManager, room_id: str) -> Any:
@@ -173,7 +197,7 @@ async def join_room(request: Request, room_id: str, body: JoinRoom) -> dict[str,
     """Seat a player; answers the seat of the first deal and the player's secret token."""
     _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
-    actor = _room_or_404(manager, room_id)
+    actor = await _room_here_or_404(manager, room_id)
     if not actor.access.may_enter(body.invite):
         raise _refuse_stranger()
     try:
@@ -198,7 +222,7 @@ async def add_bots(
     """
     _spend(request, "join_buckets", "joins and bot requests")
     manager = manager_of(request)
-    actor = _room_or_404(manager, room_id)
+    actor = await _room_here_or_404(manager, room_id)
     invite = body.invite if body is not None else None
     if not actor.access.may_enter(invite) and seated_player_index(request, room_id) is None:
         raise _refuse_stranger()
@@ -223,7 +247,7 @@ async def list_rooms(
 ) -> dict[str, Any]:
     """One page of the open rooms, newest first (`status=waiting`: those with a free seat)."""
     try:
-        return room_page(manager_of(request).list_rooms(), status, limit, cursor)
+        return room_page(await manager_of(request).lobby(), status, limit, cursor)
     except ValueError as error:
         raise ApiError(422, "validation_error", str(error)) from None
 
@@ -232,7 +256,7 @@ async def list_rooms(
 async def room_state(request: Request, room_id: str) -> dict[str, Any]:
     """The room's public state: players, scores, and the spectator's view of the table."""
     manager = manager_of(request)
-    _room_or_404(manager, room_id)
+    await _room_here_or_404(manager, room_id)
     if not await may_see_room(request, room_id):
         raise _refuse_stranger()
     return manager.public_state(room_id)

@@ -27,8 +27,10 @@ from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
 from server.rooms.messages import error_message
+from server.rooms.ownership import RoomElsewhereError
 from server.rooms.room_seats import CLOSE_NO_SPECTATORS, CLOSE_SPECTATORS_FULL
 from server.settings import RATE_BURST, RATE_PER_SECOND
+from server.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -39,6 +41,8 @@ FLOOD_CLOSE_AFTER = 200
 OUTBOX_LIMIT = 512
 OUTBOX_CHARS = 1 << 20
 
+# Another process serves the table right now (docs/scaling.md): reconnect shortly.
+CLOSE_TRY_AGAIN = 1013
 CLOSE_BAD_TOKEN = 4401
 CLOSE_FOREIGN_TOKEN = 4403
 CLOSE_NO_ROOM = 4404
@@ -233,6 +237,11 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
     """Check the token, join the room's broadcasts, and forward messages until the link ends."""
     manager: RoomManager = websocket.app.state.rooms
     token = websocket.query_params.get("token") or None
+    try:
+        await manager.bring_here(room_id)
+    except (RoomElsewhereError, StoreUnavailable):
+        await _refuse_connection(websocket, CLOSE_TRY_AGAIN, "try again: the table is moving")
+        return
     try:
         actor = manager.get(room_id)
     except RoomNotFoundError:

@@ -16,6 +16,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("server.cli.replay", "replay a fixed deal read as JSON from standard input"),
     "serve": ("server.cli.serve", "apply migrations and start the server"),
     "migrate": ("server.cli.migrate", "apply database migrations and exit"),
+    "cluster": (
+        "server.cli.cluster",
+        "run several servers on one Postgres behind HAProxy (docs/scaling.md)",
+    ),
     "simulate": ("server.cli.simulate", "play bots-only deals in-process and print a summary"),
     "bench": ("server.cli.bench", "load-test a server with WebSocket clients"),
 }

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from server.observability.collector import configure_collector
     from server.settings import Settings
     from server.store import apply_migrations, resolve_database_url
-    from server.store.server_lock import DatabaseInUseError, hold_server_lock
+    from server.store.server_lock import DatabaseInUseError, hold_server_lock, is_shared
 
     try:  # the one reading of the environment; a bad setting stops us here, in one line
         settings = Settings.from_environ(os.environ, host=args.host)
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     port = args.port if args.port is not None else settings.port
     database_url = resolve_database_url(args.database_url or settings.database_url)
-    try:  # before the migrations: two servers must not even migrate together
+    try:  # before the migrations: two servers must never migrate together
         server_lock = hold_server_lock(database_url)
     except DatabaseInUseError as error:
         print(f"serve: {error}", file=sys.stderr)
@@ -49,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"serve: cannot reach the database {where}: {error}", file=sys.stderr)
         return 1
     apply_migrations(database_url)
+    shared = is_shared(database_url)
+    if shared:  # Postgres: the lock was for migrating; the rooms are leased one by one
+        server_lock.release()
     log_config = None
     try:
         from server.observability import uvicorn_log_config
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     configure_collector(settings.collector)
     uvicorn.run(
-        create_app(database_url, settings=settings),
+        create_app(database_url, settings=settings, leased=shared),
         host=settings.host,
         port=port,
         log_config=log_config,

@@ -160,7 +160,8 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
             cover = await operation_queries.bot_cover(conn, filters)
             limited = await operation_queries.deal_limit_endings(conn, filters)
     return {
-        "live": operation_queries.live_tables(manager.snapshots() if manager else []),
+        # With several processes, the rooms of every one (their leases' snapshots).
+        "live": operation_queries.live_tables(await manager.all_snapshots() if manager else []),
         "bot_cover": cover,
         "deal_limit": limited,
     }

@@ -13,6 +13,7 @@ from server.rooms import commands as cmd
 from server.rooms.access import TableAccess, new_invite
 from server.rooms.clock import Clock
 from server.rooms.deal_in_play import utc
+from server.rooms.ownership import RoomOwnership
 from server.rooms.players import RoomClosedError
 from server.rooms.reopening import game_after
 from server.rooms.room import Room
@@ -55,6 +56,8 @@ class RoomManager:
         # token hash -> room id, to tell a foreign token (4403) from an unknown one (4401).
         self._token_rooms: dict[str, str] = {}
         self._watchers: set[asyncio.Task[None]] = set()
+        # Several processes on one Postgres (docs/scaling.md): None when this one is alone.
+        self.ownership: RoomOwnership | None = None
 
     def _open(self, actor: RoomActor) -> RoomActor:
         self.rooms[actor.room_id] = actor
@@ -66,8 +69,12 @@ class RoomManager:
 
     async def _forget_when_closed(self, actor: RoomActor) -> None:
         await actor.closed.wait()
-        self.rooms.pop(actor.room_id, None)
-        for token_hash in [h for h, room in self._token_rooms.items() if room == actor.room_id]:
+        self.forget(actor.room_id)
+
+    def forget(self, room_id: str) -> None:
+        """Drop a room that closed (or moved to another process) from this one's memory."""
+        self.rooms.pop(room_id, None)
+        for token_hash in [h for h, room in self._token_rooms.items() if room == room_id]:
             del self._token_rooms[token_hash]
 
     def set_caps(self, open_rooms: int | None, spectators_per_room: int | None) -> None:
@@ -113,6 +120,8 @@ class RoomManager:
             public=access.public,
             invite_hash=access.invite_hash,
         )
+        if self.ownership is not None:
+            return room_id  # its owner is the process the proxy routes its id to
         room = Room(
             room_id=room_id,
             settings=settings,
@@ -126,6 +135,18 @@ class RoomManager:
             RoomActor(room, store=self.store, clock=self.clock, table_settings=self.table_settings)
         )
         return room_id
+
+    async def bring_here(self, room_id: str) -> None:
+        """With leases, reopen an open room here if no other process owns it (raises
+        `RoomElsewhereError` if one does); alone, every open room is here already."""
+        if self.ownership is not None:
+            await self.ownership.bring_here(room_id)
+
+    async def all_snapshots(self) -> list[RoomSnapshot]:
+        """The open rooms of every process (the dashboard's live view)."""
+        if self.ownership is not None:
+            return await self.ownership.live_snapshots()
+        return self.snapshots()
 
     def get(self, room_id: str) -> RoomActor:
         """The open room `room_id`, or RoomNotFoundError."""
@@ -185,6 +206,12 @@ class RoomManager:
             if room.public and (status is None or room.status == status)
         ]
 
+    async def lobby(self) -> list[dict[str, Any]]:
+        """`list_rooms()` of every process: from the database when processes share it."""
+        if self.ownership is not None:
+            return await self.ownership.lobby()
+        return self.list_rooms()
+
     def public_state(self, room_id: str) -> dict[str, Any]:
         """`GET /api/rooms/{id}`: the room object plus the spectator's view of the table."""
         actor = self.get(room_id)
@@ -199,9 +226,14 @@ class RoomManager:
         )
         for watcher in list(self._watchers):
             watcher.cancel()
+        if self.ownership is not None:
+            await self.ownership.release_all()
 
     async def recover(self) -> int:
         """Reopen every room the store still has open, replaying unfinished deals. Returns the count."""
+        if self.ownership is not None:
+            self.ownership.start(self)  # each room reopens where the proxy sends it
+            return 0
         reopened = 0
         for record in await self.store.load_open_rooms():
             if (
@@ -214,13 +246,14 @@ class RoomManager:
                 log.info("room %s has no human seated: closed at reopening", record.room_id)
                 continue
             try:
-                self._reopen(record)
+                self.reopen(record)
                 reopened += 1
             except Exception:
                 log.exception("could not reopen room %s", record.room_id)
         return reopened
 
-    def _reopen(self, record: Any) -> None:
+    def reopen(self, record: Any) -> None:
+        """Open a stored room here, as it was (its deal replayed from the log)."""
         host = record.host_index
         if host is None:
             # A room from before hosts existed: its first seated human hosts it.

@@ -43,6 +43,7 @@ from server.rooms.settings import TableSettings
 from server.rooms.snapshot import RoomSnapshot, RoomStatus
 from server.rooms.store_writes import make_write
 from server.store import Store, StoreUnavailable
+from server.store.leases import LeaseLostError
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,13 @@ class RoomActor:
             except TableStopping:  # the server stopped while the table waited for its store
                 self._carry_out(self._room.handle(cmd.Shutdown(), self._clock.now()))
                 return
+            except LeaseLostError as lost:  # another process owns the room (docs/scaling.md)
+                log.warning("room %s stops here: %s", self.room_id, lost)
+                # Its links close with 1012 and find the new owner; nothing was written.
+                self._carry_out(self._room.handle(cmd.Shutdown(), self._clock.now()))
+                self._cancel_timers()
+                self.closed.set()  # the manager forgets it
+                return
             if isinstance(command, cmd.Shutdown):
                 return
             if self._room.status is RoomStatus.CLOSED:
@@ -241,6 +249,8 @@ class RoomActor:
                 failed = True
                 await self._wait_for_retry()
                 continue
+            except LeaseLostError:
+                raise  # not an answer to the command: the table is no longer ours
             except Exception as error:
                 self._outage_rounds = 0
                 return cmd.StoreRefused(error)  # an answer, not an outage: the core resumes

@@ -23,7 +23,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from server.store.errors import DuplicateRecordError, UnknownDealError
+from server.store.errors import DuplicateRecordError, StoreError, UnknownDealError
+from server.store.leases import LeaseFence
 from server.store.schema import deal_actions, deals
 
 Transaction = Callable[[], AbstractAsyncContextManager[AsyncConnection]]
@@ -40,6 +41,9 @@ class ActionLogWriter:
         self._insert_many = insert_many
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._flush_lock = asyncio.Lock()
+        # Several processes on one Postgres (docs/scaling.md): a row is written only by the
+        # owner of its room's lease, and only as the next seq of its deal.
+        self.fence: LeaseFence | None = None
 
     async def append(self, row: dict[str, Any]) -> None:
         """Return once `row` is committed; raise if it was refused (duplicate seq, no deal)."""
@@ -64,13 +68,14 @@ class ActionLogWriter:
         batch, self._pending = self._pending, []
         if not batch:
             return
+        refused: dict[int, StoreError] = {}
         try:
             rows = [row for row, _ in batch]
             if self._insert_many is not None:
                 await self._insert_many(rows)
             else:
                 async with self._transaction() as conn:
-                    await conn.execute(deal_actions.insert(), rows)
+                    refused = await self._insert(conn, rows)
         except Exception as error:
             if len(batch) == 1 and not isinstance(error, IntegrityError):
                 _fail(batch[0][1], error)
@@ -80,8 +85,10 @@ class ActionLogWriter:
                 for row, committed in batch:
                     await self._write_alone(row, committed)
         else:
-            for _, committed in batch:
-                if not committed.done():
+            for index, (_, committed) in enumerate(batch):
+                if index in refused:
+                    _fail(committed, refused[index])
+                elif not committed.done():
                     committed.set_result(None)
         finally:
             # Whatever happened, no caller may wait forever.
@@ -91,7 +98,10 @@ class ActionLogWriter:
     async def _write_alone(self, row: dict[str, Any], committed: asyncio.Future[None]) -> None:
         try:
             async with self._transaction() as conn:
-                await conn.execute(deal_actions.insert(), row)
+                refused = await self._insert(conn, [row])
+            if refused:
+                _fail(committed, refused[0])
+                return
         except IntegrityError as error:
             try:
                 refusal = await self._explain(row, error)
@@ -103,6 +113,16 @@ class ActionLogWriter:
         else:
             if not committed.done():
                 committed.set_result(None)
+
+    async def _insert(
+        self, conn: AsyncConnection, rows: list[dict[str, Any]]
+    ) -> dict[int, StoreError]:
+        """Write the rows the fence lets through (all, without one); returns the others."""
+        refused = {} if self.fence is None else await self.fence.refusals(conn, rows)
+        allowed = [row for index, row in enumerate(rows) if index not in refused]
+        if allowed:
+            await conn.execute(deal_actions.insert(), allowed)
+        return refused
 
     async def _explain(self, row: dict[str, Any], error: IntegrityError) -> Exception:
         """Say which constraint the row broke: an unknown deal, or a seq already logged."""

@@ -27,15 +27,13 @@ from server.store.table_log import without_table_log
 CLOSED_STATUSES = ("finished", "closed")
 
 
-async def open_rooms(conn: AsyncConnection) -> list[RoomRecord]:
-    """Every room not finished or closed, oldest first, with players, scores and open deal."""
-    room_rows = list(
-        await conn.execute(
-            select(rooms)
-            .where(rooms.c.status.not_in(CLOSED_STATUSES))
-            .order_by(rooms.c.created_at, rooms.c.room_id)
-        )
-    )
+async def open_rooms(conn: AsyncConnection, room_id: str | None = None) -> list[RoomRecord]:
+    """Every room not finished or closed (or only `room_id`, if it is), oldest first, with
+    players, scores and open deal."""
+    query = select(rooms).where(rooms.c.status.not_in(CLOSED_STATUSES))
+    if room_id is not None:
+        query = query.where(rooms.c.room_id == room_id)
+    room_rows = list(await conn.execute(query.order_by(rooms.c.created_at, rooms.c.room_id)))
     if not room_rows:
         return []
     room_ids = [row.room_id for row in room_rows]

@@ -11,6 +11,7 @@ Layout, from the room down:
 - `player_totals`, `chart_counts`: the dashboard's all-time sums per variant, kept up to
   date by `finish_deal` in the same transaction (see `summaries.py`).
 - `store_heartbeat`: one row the readiness check rewrites, to prove the database writes.
+- `room_leases`: which server process owns each open room, until when (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -247,4 +248,25 @@ store_heartbeat = Table(
     Column("beat_id", Integer, primary_key=True, autoincrement=False),
     Column("beat_at", UtcDateTime, nullable=False),
     Column("beats", BigInteger, nullable=False, server_default="0"),
+)
+
+# Several server processes on one Postgres (docs/scaling.md): each open room has one
+# owner, the process holding its lease until `expires_at` (the database's clock). The
+# owner renews it; another process takes it only once it has expired or was handed over.
+# `wanted_by`: the process the proxy now routes the room to, asking the owner to let go.
+room_leases = Table(
+    "room_leases",
+    metadata,
+    Column(
+        "room_id",
+        String(64),
+        ForeignKey("rooms.room_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("owner", String(100), nullable=False, index=True),
+    Column("expires_at", UtcDateTime, nullable=False),
+    Column("wanted_by", String(100), nullable=True),
+    # The room as its owner last saw it (a `RoomSnapshot` as JSON, written at each renewal):
+    # the dashboard's live view of every process.
+    Column("live", JSON, nullable=True),
 )

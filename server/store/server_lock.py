@@ -1,16 +1,13 @@
-"""One server per database: the lock `mahjong-hall serve` takes before it touches the data.
+"""The lock `mahjong-hall serve` takes before it touches the data.
 
-Each server process keeps every open room in its own memory, so two servers on one
-database would both reopen the same rooms and play them apart (the constraints keep the
-rows consistent, but each copy of a room goes stale). Until rooms are leased one by one,
-a second server refuses to start:
-
-- Postgres: a session advisory lock (`pg_try_advisory_lock`) on a connection of its own,
-  held by a thread for the life of the process. Advisory locks belong to one database, so
-  several servers can share one Postgres server with a database each. Should the
-  connection drop (Postgres restarted), the thread reconnects and takes the lock again.
-- SQLite: an exclusive `flock` on `<database file>.lock`, which the kernel releases when
-  the process ends, however it ends.
+- SQLite: one server per database file. Each server process keeps its open rooms in its
+  own memory, so two servers on one file would both reopen the same rooms and play them
+  apart; a second one refuses to start. The lock is an exclusive `flock` on
+  `<database file>.lock`, which the kernel releases when the process ends, however it ends.
+- Postgres: several servers share one database, each room leased to one of them
+  (`server/store/leases.py`, docs/scaling.md). The lock only keeps two servers from
+  migrating at once: a session advisory lock (`pg_advisory_lock`, which waits) on a
+  connection of its own, released once the migrations are applied.
 """
 
 from __future__ import annotations
@@ -18,18 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
-import logging
 import os
 import threading
 
 import asyncpg
 from sqlalchemy.engine import make_url
 
-log = logging.getLogger(__name__)
-
 # The advisory lock key every Mahjong Hall server takes: "MJHALL" and a version byte.
 ADVISORY_LOCK_KEY = 0x4D4A48414C4C0001
-RECHECK_SECONDS = 2.0
 CONNECT_TIMEOUT_SECONDS = 10.0
 
 
@@ -56,7 +49,12 @@ class _FileLock(ServerLock):
 
 def hold_server_lock(database_url: str) -> ServerLock:
     """Take this database's server lock, or raise `DatabaseInUseError` (another server
-    holds it) or `OSError`/a driver error (the database cannot be reached)."""
+    holds it) or `OSError`/a driver error (the database cannot be reached).
+
+    SQLite: the file's lock, for the life of the process. Postgres: the migration lock,
+    which the caller releases once the migrations are applied; several servers then share
+    the database, each room leased to one of them (docs/scaling.md).
+    """
     url = make_url(database_url)
     if url.get_backend_name() == "sqlite":
         database = url.database
@@ -68,6 +66,11 @@ def hold_server_lock(database_url: str) -> ServerLock:
         holder.take()
         return holder
     return ServerLock()
+
+
+def is_shared(database_url: str) -> bool:
+    """Whether several server processes may serve this database (Postgres, with leases)."""
+    return make_url(database_url).get_backend_name() == "postgresql"
 
 
 def _lock_sqlite_file(database: str) -> ServerLock:
@@ -90,7 +93,8 @@ def _lock_sqlite_file(database: str) -> ServerLock:
 
 
 class _AdvisoryLock(ServerLock):
-    """The Postgres lock, on a connection a daemon thread keeps for the process's life."""
+    """The migration lock on Postgres, on a connection a daemon thread keeps until released
+    (a session lock goes with its session, so even a SIGKILL releases it)."""
 
     def __init__(self, dsn: str) -> None:
         self._dsn = dsn
@@ -98,7 +102,7 @@ class _AdvisoryLock(ServerLock):
         self._failure: BaseException | None = None
         self._stop: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread = threading.Thread(target=self._run, name="server-lock", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="migration-lock", daemon=True)
 
     def take(self) -> None:
         self._thread.start()
@@ -110,49 +114,23 @@ class _AdvisoryLock(ServerLock):
         if self._loop is not None and self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
             self._thread.join(timeout=10)
+            self._loop = None  # released once; a second call does nothing
 
     def _run(self) -> None:
         asyncio.run(self._hold())
-
-    async def _lock(self) -> asyncpg.Connection:
-        connection = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT_SECONDS)
-        if await connection.fetchval("SELECT pg_try_advisory_lock($1)", ADVISORY_LOCK_KEY):
-            return connection
-        database = await connection.fetchval("SELECT current_database()")
-        await connection.close()
-        raise DatabaseInUseError(
-            f"another Mahjong Hall server already serves the Postgres database {database} "
-            "(it holds the server's advisory lock): stop it first, or give this server a "
-            "database of its own. One server per database."
-        )
 
     async def _hold(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         try:
-            connection = await self._lock()
+            connection = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT_SECONDS)
+            # Waits for a process migrating now (they all start together in a cluster).
+            await connection.execute("SELECT pg_advisory_lock($1)", ADVISORY_LOCK_KEY)
         except BaseException as error:
             self._failure = error
             self._taken.set()
             return
         self._taken.set()
-        while not self._stop.is_set():
-            try:
-                await asyncio.wait_for(self._stop.wait(), RECHECK_SECONDS)
-                break
-            except TimeoutError:
-                pass
-            try:
-                await connection.fetchval("SELECT 1")
-                continue
-            except Exception:
-                log.warning("the database lock's connection dropped; taking the lock again")
-            try:
-                connection = await self._lock()
-                log.info("the database lock is held again")
-            except DatabaseInUseError as error:  # someone started while we were cut off
-                log.error("%s", error)
-            except Exception as error:  # still down: try again at the next check
-                log.debug("the database lock cannot be taken yet: %s", error)
+        await self._stop.wait()
         with contextlib.suppress(Exception):  # a connection already dropped
             await connection.close()

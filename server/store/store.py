@@ -33,6 +33,7 @@ from server.store.errors import (
     UnknownRoomError,
 )
 from server.store.finishing import record_finished_deal
+from server.store.leases import LeaseFence
 from server.store.outages import outages_unavailable, reaching_database
 from server.store.records import RoomAccessRecord, RoomRecord
 from server.store.schema import (
@@ -87,6 +88,11 @@ class Store:
         self._action_log = ActionLogWriter(
             self._writing, self._insert_actions if self._sqlite_log is not None else None
         )
+        self.fence: LeaseFence | None = None
+
+    def use_fence(self, fence: LeaseFence) -> None:
+        """Let only the owner of a room's lease write to it (Postgres; docs/scaling.md)."""
+        self.fence = self._action_log.fence = fence
 
     async def _insert_actions(self, rows: list[dict[str, Any]]) -> None:
         assert self._sqlite_log is not None and self._write_lock is not None
@@ -101,6 +107,14 @@ class Store:
                 yield conn
             return
         async with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _room_writing(self, room_id: str) -> AsyncIterator[AsyncConnection]:
+        """A write transaction on one room: with a fence, only while this process owns it."""
+        async with self._writing() as conn:
+            if self.fence is not None:
+                await self.fence.hold_room(conn, room_id)
             yield conn
 
     async def close(self) -> None:
@@ -173,7 +187,7 @@ class Store:
     ) -> None:
         """Seat a player (or bot) at `player_index` with a running score of 0."""
         try:
-            async with self._writing() as conn:
+            async with self._room_writing(room_id) as conn:
                 await _require_room(conn, room_id)
                 await conn.execute(
                     room_players.insert().values(
@@ -193,7 +207,7 @@ class Store:
     @outages_unavailable
     async def set_host(self, room_id: str, host_index: int | None) -> None:
         """Make `host_index` the room's host (None: nobody is)."""
-        async with self._writing() as conn:
+        async with self._room_writing(room_id) as conn:
             updated = await conn.execute(
                 rooms.update().where(rooms.c.room_id == room_id).values(host_index=host_index)
             )
@@ -222,7 +236,7 @@ class Store:
         await self._set_seat(room_id, player_index, is_bot=False, token_hash=token_hash, name=name)
 
     async def _set_seat(self, room_id: str, player_index: int, **values: Any) -> None:
-        async with self._writing() as conn:
+        async with self._room_writing(room_id) as conn:
             updated = await conn.execute(
                 room_players.update()
                 .where(room_players.c.room_id == room_id)
@@ -257,7 +271,7 @@ class Store:
         """Set the room's status: one of "waiting", "playing", "finished", "closed"."""
         if status not in ROOM_STATUSES:
             raise ValueError(f"unknown room status {status!r}; expected one of {ROOM_STATUSES}")
-        async with self._writing() as conn:
+        async with self._room_writing(room_id) as conn:
             updated = await conn.execute(
                 rooms.update().where(rooms.c.room_id == room_id).values(status=status)
             )
@@ -283,7 +297,7 @@ class Store:
         if seed not in BIGINT_RANGE:
             raise ValueError(f"seed {seed} does not fit a signed 64-bit integer")
         try:
-            async with self._writing() as conn:
+            async with self._room_writing(room_id) as conn:
                 await _require_room(conn, room_id)
                 inserted = await conn.execute(
                     _INSERT_DEAL,
@@ -384,6 +398,8 @@ class Store:
                 )
             return
         async with self._writing() as conn:
+            if self.fence is not None:
+                await self.fence.hold_deal(conn, deal_id)
             await conn.run_sync(record_finished_deal, deal_id, result, ended_at, player_scores)
 
     # -- reads -------------------------------------------------------------------------

@@ -34,9 +34,41 @@ def _env_example() -> dict[str, tuple[str, list[str]]]:
 
 def test_services_app_and_postgres_16() -> None:
     services = _compose()["services"]
-    assert set(services) == {"app", "db"}
+    always = {name for name, service in services.items() if "profiles" not in service}
+    assert always == {"app", "db"}
     assert services["db"]["image"] == "postgres:16"
     assert services["app"]["build"] in (".", {"context": "."})
+
+
+def test_the_scaled_profile_runs_three_servers_on_one_database_behind_the_proxy() -> None:
+    services = _compose()["services"]
+    scaled = {name for name, service in services.items() if service.get("profiles")}
+    assert scaled == {"app2", "app3", "proxy"}
+    assert all(services[name]["profiles"] == ["scaled"] for name in scaled)
+    replicas = ["app", "app2", "app3"]
+    for name in replicas:
+        replica = services[name]
+        assert (
+            replica["environment"]["DATABASE_URL"] == services["app"]["environment"]["DATABASE_URL"]
+        )
+        assert replica["image"] == services["app"]["image"]
+        assert replica["healthcheck"]["test"][-1] == "server.observability.healthcheck"
+        assert replica["stop_signal"] == "SIGTERM"
+    assert not services["app2"].get("ports") and not services["app3"].get("ports")
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("haproxy:2.6")
+    assert {name: need["condition"] for name, need in proxy["depends_on"].items()} == {
+        name: "service_healthy" for name in replicas
+    }
+    [mount] = proxy["volumes"]
+    source, target = mount.split(":")[:2]
+    assert target == "/usr/local/etc/haproxy/haproxy.cfg"
+    config = (REPOSITORY / source).read_text()
+    # The proxy's backends are exactly the three replicas, on the port they listen on.
+    servers = re.findall(r"^\s+server (\S+) (\S+) check$", config, re.MULTILINE)
+    assert servers == [(name, f"{name}:8000") for name in replicas]
+    [published] = proxy["ports"]
+    assert published.endswith(":8080") and "bind *:8080" in config
 
 
 def test_database_lives_in_a_named_volume() -> None:

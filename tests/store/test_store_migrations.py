@@ -29,6 +29,7 @@ TABLES = {
     "player_totals",
     "chart_counts",
     "store_heartbeat",
+    "room_leases",
 }
 
 

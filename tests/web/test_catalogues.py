@@ -28,6 +28,7 @@ ERROR_CODES = [
     "bad_action",
     "not_legal",
     "no_deal",
+    "room_moving",
 ]
 NAMESPACES = {key.split(".")[0] for key in ENGLISH}
 
