@@ -70,18 +70,6 @@ class SeatView:
         return self.unseen.get(tile, 0)
 
 
-def meld_from_json(obj: dict[str, Any]) -> Meld:
-    """A shown set as the view writes it, back into a `Meld`."""
-    return Meld(
-        kind=obj["kind"],
-        tiles=tuple(obj["tiles"]),
-        concealed=bool(obj.get("concealed", False)),
-        fei_as=obj.get("fei_as"),
-        claimed_from=obj.get("from"),
-        claimed_tile=obj.get("claimed"),
-    )
-
-
 def _seen_tiles(view: dict[str, Any], concealed: tuple[Tile, ...]) -> Counter[Tile]:
     """Every tile this seat can see: its hand, all discards, shown sets and bonus tiles."""
     seen: Counter[Tile] = Counter(concealed)
@@ -116,11 +104,11 @@ def read_view(view: dict[str, Any], rules: TableRules | None = None) -> SeatView
     hand = list(view.get("hand") or ())
     concealed = tuple(hand + ([drawn] if drawn else []))
     players = view["players"]
-    melds = tuple(meld_from_json(m) for m in players[me].get("melds", ()))
+    melds = tuple(Meld.from_json(m) for m in players[me].get("melds", ()))
     opponents = tuple(
         OpponentView(
             seat=seat,
-            melds=tuple(meld_from_json(m) for m in public.get("melds", ())),
+            melds=tuple(Meld.from_json(m) for m in public.get("melds", ())),
             discards=tuple(public.get("discards", ())),
             bonus=tuple(public.get("bonus", ())),
             hand_count=int(public.get("hand_count", 0)),

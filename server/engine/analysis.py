@@ -179,7 +179,7 @@ def analyse(seat_view: Mapping[str, Any], rules: TableRules | None = None) -> di
         seat=seat,
         round_wind=str(seat_view["round_wind"]),
         concealed=tuple(sorted(concealed, key=sort_key)),
-        melds=tuple(meld_from_json(meld) for meld in mine["melds"]),
+        melds=tuple(Meld.from_json(meld) for meld in mine["melds"]),
         bonus=tuple(mine["bonus"]),
         rules=table_rules,
     )
@@ -356,18 +356,6 @@ def wait_json(wait: Wait, unseen: UnseenCounts | Mapping[Tile, int]) -> dict[str
         "discard": None if wait.on_discard is None else wait.on_discard.to_json(),
         "self_draw": None if wait.on_self_draw is None else wait.on_self_draw.to_json(),
     }
-
-
-def meld_from_json(meld: Mapping[str, Any]) -> Meld:
-    """A shown set back from its view JSON."""
-    return Meld(
-        kind=str(meld["kind"]),
-        tiles=tuple(meld["tiles"]),
-        concealed=bool(meld.get("concealed", False)),
-        fei_as=meld.get("fei_as"),
-        claimed_from=meld.get("from"),
-        claimed_tile=meld.get("claimed"),
-    )
 
 
 def _short_json(tile: Tile, way: str, value: WinValue, minimum: int) -> dict[str, Any]:

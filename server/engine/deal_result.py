@@ -161,24 +161,12 @@ def _winner_from_json(obj: Mapping[str, Any]) -> DealWinner:
             sets=tuple(
                 ResultSet(s["kind"], tuple(s["tiles"]), s.get("fei_as")) for s in hand["sets"]
             ),
-            melds=tuple(_meld_from_json(meld) for meld in hand["melds"]),
+            melds=tuple(Meld.from_json(meld) for meld in hand["melds"]),
             bonus=tuple(hand["bonus"]),
             winning_tile=hand["winning_tile"],
             self_drawn=bool(hand["self_drawn"]),
             shooter=hand.get("from"),
         ),
-    )
-
-
-def _meld_from_json(obj: Mapping[str, Any]) -> Meld:
-    """The inverse of `Meld.to_json`."""
-    return Meld(
-        kind=obj["kind"],
-        tiles=tuple(obj["tiles"]),
-        concealed=bool(obj.get("concealed", False)),
-        fei_as=obj.get("fei_as"),
-        claimed_from=obj.get("from"),
-        claimed_tile=obj.get("claimed"),
     )
 
 

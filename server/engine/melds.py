@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,18 @@ class Meld:
     def base_tile(self) -> Tile:
         """The lowest real tile the set stands for (the pong's tile, or a chow's first)."""
         return min(self.real_tiles, key=lambda t: (t[-1], t[0]))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Meld:
+        """The inverse of `to_json`: a shown set back from a view's or a result's JSON."""
+        return cls(
+            kind=str(obj["kind"]),
+            tiles=tuple(obj["tiles"]),
+            concealed=bool(obj.get("concealed", False)),
+            fei_as=obj.get("fei_as"),
+            claimed_from=obj.get("from"),
+            claimed_tile=obj.get("claimed"),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form, as in views and results."""
