@@ -156,6 +156,15 @@ def decision_key(state: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
+def message_outline(message: dict[str, Any]) -> str:
+    """A message in one line, for a stalled test's report (no hands: they say nothing here)."""
+    fields = ("type", "seq", "code", "phase", "turn", "me", "last_discard", "wall_remaining")
+    outline = {field: message[field] for field in fields if field in message}
+    if message.get("legal") is not None:
+        outline["legal"] = message["legal"]
+    return json.dumps(outline)
+
+
 class TableClient:
     """One WebSocket client that records every message and (optionally) plays its seat with a bot."""
 
@@ -204,6 +213,10 @@ class TableClient:
         self.actions_sent += 1
         return True
 
+    def answered(self, state: dict[str, Any]) -> None:
+        """Record that `state`'s decision was answered outside `act_if_due`."""
+        self._answered = decision_key(state)
+
     def forget_answer(self) -> None:
         """Allow answering the current decision again (after a refused send)."""
         self._answered = None
@@ -211,10 +224,17 @@ class TableClient:
     async def play_until_result(self, timeout: float = 60) -> dict[str, Any]:
         """Play the seat with a bot until a `result` arrives; returns it."""
         deadline = time.monotonic() + timeout
-        if self.messages and self.messages[-1]["type"] == "state":
-            await self.act_if_due(self.messages[-1])  # a snapshot read before we started playing
+        retried: dict[str, Any] | None = None
+        if self.states:
+            await self.act_if_due(self.states[-1])  # a state read before we started playing
         while True:
-            message = await self.receive(timeout=max(0.1, deadline - time.monotonic()))
+            try:
+                message = await self.receive(timeout=max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                raise AssertionError(
+                    f"{self.name}: no result in {timeout} s; the last messages: "
+                    + "; ".join(message_outline(m) for m in self.messages[-8:])
+                ) from None
             if message["type"] == "result":
                 return message
             if message["type"] == "state":
@@ -224,6 +244,13 @@ class TableClient:
                 await asyncio.sleep(0.2)
                 self.forget_answer()
                 await self.act_if_due(self.states[-1])
+            elif message["type"] == "error" and self.states and self.states[-1] is not retried:
+                # Our move came too late or could not be saved (the store was down): answer
+                # the latest decision again, once, as a player clicks again. A table that
+                # refuses every answer still fails at the deadline.
+                retried = self.states[-1]
+                self.forget_answer()
+                await self.act_if_due(retried)
 
     async def close(self) -> None:
         """Close the connection."""

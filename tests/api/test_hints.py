@@ -30,6 +30,17 @@ async def first_decision(player: TableClient) -> dict[str, Any]:
             return message
 
 
+async def own_turn(player: TableClient) -> dict[str, Any]:
+    """The first decision on the player's own turn. Nothing else moves the table then (the
+    turn is long, the bots wait for the discard), so the hint asked here cannot go stale:
+    in a claim window a bot's claim could end the decision between the hint and the move,
+    and the move would be refused. That race once stalled this test under load."""
+    while True:
+        message = await first_decision(player)
+        if message["turn"] == message["me"]:
+            return message
+
+
 async def test_hints_are_off_by_default_and_refused(
     live: LiveServer, http: httpx.AsyncClient
 ) -> None:
@@ -67,7 +78,7 @@ async def test_a_hint_is_the_bots_move_and_is_recorded(
     await add_bots(http, room_id)
     player = await TableClient.open(live.ws_url(room_id, seat["token"]), "Ana")
     try:
-        state = await first_decision(player)
+        state = await own_turn(player)
         await player.send({"type": "hint", "id": 7})
         answer = await player.receive()
         while answer["type"] != "hint":
@@ -78,6 +89,7 @@ async def test_a_hint_is_the_bots_move_and_is_recorded(
             answer["reason"]["params"], dict
         )
         await player.send({"type": "action", "action": answer["action"]})
+        player.answered(state)
         result = await player.play_until_result(timeout=120)
         assert result["hints"] == {state["me"]: 1}
     finally:
