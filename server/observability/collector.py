@@ -14,7 +14,11 @@ practically no cycles (connections and HTTP requests leave some). Cycles among f
 objects are only found by a full collection, so `FrozenHeap` runs one, as Python's own rule
 for its oldest generation does, once the heap has grown by a quarter since the last:
 cyclic garbage never holds more than that share of memory, and the full pauses come as
-rarely as the heap grows (not at all in steady play).
+rarely as the heap grows (not at all in steady play). While the heap fills with live data
+(a thousand rooms opening, their first deals growing together) those pauses find almost
+nothing, and one of up to a second at a thousand tables stood every table still; so each
+full collection that freed little of the growth doubles the next bound, up to the whole
+heap, and one that found mostly garbage brings it back to a quarter.
 
 Settings (docs/operations.md): `MAHJONG_GC_FREEZE_SECONDS` (default 1; 0 turns freezing
 off), `MAHJONG_GC_FULL_GROWTH` (default 0.25), `MAHJONG_GC_THRESHOLDS` (the automatic
@@ -39,6 +43,10 @@ log = logging.getLogger("mahjong.gc")
 DEFAULT_THRESHOLDS = (100_000, 50, 1_000)
 DEFAULT_FREEZE_SECONDS = 1.0
 DEFAULT_FULL_GROWTH = 0.25
+# The most the heap may grow before a full collection, however little the last ones found.
+MAX_GROWTH = 1.0
+# A full collection that freed less than this share of the growth found mostly live data.
+LIVE_GROWTH_SHARE = 0.25
 # Below this many new memory blocks a full collection is not worth a pause (a fresh
 # server's heap is small, and a quarter of it is a few megabytes).
 MIN_GROWTH_BLOCKS = 50_000
@@ -112,10 +120,19 @@ def _slow_log_ms(text: str | None) -> float | None:
 
 class FrozenHeap:
     """The freeze-and-grow policy. `tick()` is one period's step; `start()` runs it in a
-    daemon thread (a thread, so a busy event loop cannot hold it back)."""
+    daemon thread (a thread, so a busy event loop cannot hold it back).
+
+    The growth a full collection waits for adapts to what the last one found. When most of
+    the growth was garbage, the bound stays at `full_growth`. When most of it was live data
+    (rooms being opened, caches filling, every table's deal growing at once), a pause of
+    hundreds of milliseconds freed next to nothing, so the next bound doubles, up to the
+    whole heap (`MAX_GROWTH`, Go's default rule): cyclic garbage is still bounded, and a
+    filling heap no longer stops every table again and again.
+    """
 
     def __init__(self, full_growth: float = DEFAULT_FULL_GROWTH) -> None:
         self.full_growth = full_growth
+        self.growth = full_growth  # the share of the heap the next full collection waits for
         self.baseline = sys.getallocatedblocks()  # the heap after the last full collection
         self.full_collections = 0
 
@@ -126,8 +143,9 @@ class FrozenHeap:
         # The heap's size in pymalloc blocks (every object, cyclic garbage included) is
         # cheap to read; `gc.get_freeze_count()` walks the whole frozen list (120 ms at a
         # thousand tables), and the young count is clamped at zero, so it over-counts.
-        grown = sys.getallocatedblocks() - self.baseline
-        if grown <= max(MIN_GROWTH_BLOCKS, self.full_growth * self.baseline):
+        before = sys.getallocatedblocks()
+        grown = before - self.baseline
+        if grown <= max(MIN_GROWTH_BLOCKS, self.growth * self.baseline):
             return False
         started = time.perf_counter()
         gc.unfreeze()
@@ -135,11 +153,16 @@ class FrozenHeap:
         gc.freeze()
         self.baseline = sys.getallocatedblocks()
         self.full_collections += 1
+        garbage_share = (before - self.baseline) / grown
+        self.growth = next_growth(self.growth, garbage_share, self.full_growth)
         log.info(
-            "full collection: %d blocks after, %d objects freed, %.1f ms",
+            "full collection: %d blocks after, %d objects freed (%.0f%% of the growth), "
+            "%.1f ms; the next waits for %.0f%% growth",
             self.baseline,
             freed,
+            100 * garbage_share,
             1000 * (time.perf_counter() - started),
+            100 * self.growth,
         )
         return True
 
@@ -157,6 +180,15 @@ class FrozenHeap:
         thread = threading.Thread(target=run, name="gc-frozen-heap", daemon=True)
         thread.start()
         return thread
+
+
+def next_growth(growth: float, garbage_share: float, full_growth: float) -> float:
+    """The growth the next full collection waits for, after one that found `garbage_share`
+    of the heap's growth to be garbage: doubled (up to `MAX_GROWTH`) when the growth was
+    mostly live data, back to `full_growth` when it was mostly garbage."""
+    if garbage_share < LIVE_GROWTH_SHARE:
+        return max(full_growth, min(MAX_GROWTH, 2 * growth))
+    return full_growth
 
 
 def log_slow_collections(limit_ms: float) -> None:

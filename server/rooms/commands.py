@@ -95,6 +95,11 @@ class HostCommand:
     message_id: Any = None
 
 
+# A player's request over their socket: refused, it is answered on that very connection,
+# carrying the message's id (`Room.refuse`).
+ConnectionRequest = PlayerAction | HintRequest | NextDealReady | HostCommand
+
+
 @dataclass
 class Join:
     """Seat a new human player; the answer comes back through `reply`."""

@@ -29,7 +29,7 @@ from server.rooms.effects import (
     SetSpectatorsAllowed,
     StoreWrite,
 )
-from server.rooms.messages import epoch_ms, error_message
+from server.rooms.messages import epoch_ms
 from server.rooms.players import NameTakenError, RoomFullError
 from server.rooms.room_seats import CLOSE_NO_SPECTATORS
 from server.rooms.snapshot import RoomStatus
@@ -123,7 +123,7 @@ class HostControls:
                 raise HostCommandRefused("room_closed", "the game is over")
             yield from self._host_does(index, command.kind, command.fields)
         except HostCommandRefused as refusal:
-            room.emit_to(connection, error_message(refusal.code, str(refusal), command.message_id))
+            room.refuse(command, refusal.code, str(refusal))
 
     def _host_does(self, host: int, kind: str, fields: dict[str, Any]) -> Flow:
         if kind == "resume":

@@ -35,7 +35,7 @@ from server.rooms.effects import (
     StoreWrite,
 )
 from server.rooms.hints import hints_used, move_reason
-from server.rooms.messages import encode, epoch_ms, error_message
+from server.rooms.messages import encode, epoch_ms
 from server.rooms.snapshot import RoomStatus
 
 if TYPE_CHECKING:
@@ -67,31 +67,29 @@ class DealPlay:
         room = self.room
         connection = command.connection
 
-        def refuse(code: str, text: str) -> None:
-            room.emit_to(connection, error_message(code, text, command.message_id))
-
         if connection.player_index is None:
-            refuse("spectator", "spectators cannot act")
+            room.refuse(command, "spectator", "spectators cannot act")
             return
         if room.player_connections.get(connection.player_index) is not connection:
-            refuse("not_legal", "this connection no longer holds the seat")
+            room.refuse(command, "not_legal", "this connection no longer holds the seat")
             return
         deal = room.deal
         if deal is None or deal.ended:
-            refuse("no_deal", "no deal is in progress")
+            room.refuse(command, "no_deal", "no deal is in progress")
             return
         if room.host.pause is not None:
-            refuse("paused", "the table is paused")
+            room.refuse(command, "paused", "the table is paused")
             return
         seat = deal.seat_of(connection.player_index)
         assert seat is not None
         try:
             action = Action.from_json(command.action, seat=seat)
         except (ActionFormatError, TypeError, ValueError) as error:
-            refuse("bad_action", str(error)[:300])
+            room.refuse(command, "bad_action", str(error)[:300])
             return
         if action not in room.legal_now(seat):
-            refuse(
+            room.refuse(
+                command,
                 "not_legal",
                 f"{json.dumps(command.action)[:200]} is not one of your legal actions now",
             )
@@ -100,7 +98,7 @@ class DealPlay:
             # issue 18: a move after a hint is logged as such (by_bot stays false).
             yield from self.play(action, by_bot=False, bot_reason=move_reason(deal, seat))
         except IllegalActionError as error:
-            refuse("not_legal", str(error))
+            room.refuse(command, "not_legal", str(error))
             return
         room.emit(ActionSettled(command.received_at))
 
@@ -334,17 +332,14 @@ class DealPlay:
         room = self.room
         connection = command.connection
 
-        def refuse(code: str, text: str) -> None:
-            room.emit_to(connection, error_message(code, text, command.message_id))
-
         if connection.player_index is None:
-            refuse("spectator", "spectators cannot start deals")
+            room.refuse(command, "spectator", "spectators cannot start deals")
             return
         if room.deal is None or not room.deal.ended or room.status is not RoomStatus.PLAYING:
-            refuse("no_deal", "no deal is waiting to start")
+            room.refuse(command, "no_deal", "no deal is waiting to start")
             return
         if room.host.pause is not None:
-            refuse("paused", "the table is paused")
+            room.refuse(command, "paused", "the table is paused")
             return
         self.ready_for_next.add(connection.player_index)
         humans = {index for index in room.player_connections if not room.players[index].is_bot}

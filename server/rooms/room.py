@@ -36,6 +36,7 @@ from server.rooms.deal_in_play import DealInPlay
 from server.rooms.effects import Close, Effect, Persist, Refuse, Send, StoreWrite
 from server.rooms.hints import answer_hint
 from server.rooms.host_controls import HostControls
+from server.rooms.messages import error_message
 from server.rooms.play import DealPlay
 from server.rooms.players import NameTakenError, Player, RoomClosedError, RoomFullError
 from server.rooms.reopening import reopened_room
@@ -257,6 +258,10 @@ class Room:
     def emit_to(self, connection: cmd.Connection, text: str) -> None:
         """Send `text` to one connection."""
         self.emit(Send((connection,), text))
+
+    def refuse(self, request: cmd.ConnectionRequest, code: str, text: str) -> None:
+        """Answer `request` on its connection with the error `code` (nothing changed)."""
+        self.emit_to(request.connection, error_message(code, text, request.message_id))
 
     def send_all(self, text: str) -> None:
         """Send `text` to every connection, players then spectators."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from server.rooms import commands as cmd
 from server.rooms.effects import Refuse
-from server.rooms.messages import error_message, notice_message
+from server.rooms.messages import notice_message
 from server.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -93,10 +93,7 @@ class StoreOutage:
         elif isinstance(
             command, (cmd.PlayerAction, cmd.NextDealReady, cmd.HintRequest, cmd.HostCommand)
         ):
-            room.emit_to(
-                command.connection,
-                error_message("store_unavailable", NOT_SAVED_TEXT, command.message_id),
-            )
+            room.refuse(command, "store_unavailable", NOT_SAVED_TEXT)
         elif isinstance(command, (cmd.Join, cmd.AddBots)):
             room.emit(Refuse(command.reply, StoreUnavailable(NOT_SAVED_TEXT)))
         elif isinstance(command, _TIMER_COMMANDS):

@@ -12,9 +12,11 @@ import pytest
 
 from server.observability.collector import (
     DEFAULT_THRESHOLDS,
+    MAX_GROWTH,
     MIN_GROWTH_BLOCKS,
     CollectorSettings,
     FrozenHeap,
+    next_growth,
 )
 
 
@@ -108,3 +110,34 @@ def test_frozen_cyclic_garbage_waits_for_growth_then_a_full_collection_frees_it(
     assert heap.full_collections == 1
     assert heap.baseline >= len(growth)  # the next bound counts from the heap as it is now
     assert heap.tick() is False
+
+
+def test_the_bound_doubles_while_collections_find_live_data_and_resets_on_garbage() -> None:
+    assert next_growth(0.25, 0.02, 0.25) == 0.5
+    assert next_growth(0.5, 0.1, 0.25) == 1.0
+    assert next_growth(1.0, 0.0, 0.25) == MAX_GROWTH == 1.0, "never beyond the whole heap"
+    assert next_growth(1.0, 0.6, 0.25) == 0.25, "garbage found: back to the quarter"
+    assert next_growth(0.25, 0.0, 2.0) == 2.0, "an operator's larger share is kept"
+
+
+def test_a_full_collection_that_finds_only_live_growth_doubles_the_next_bound(
+    thawed: None,
+) -> None:
+    heap = FrozenHeap(full_growth=0.01)
+    gc.collect()
+    heap.baseline = sys.getallocatedblocks()
+    needed = max(MIN_GROWTH_BLOCKS, int(0.01 * heap.baseline)) + 1_000
+    live: list[list[int]] = [[] for _ in range(needed)]  # kept: live data, not garbage
+    assert heap.tick() is True
+    assert heap.growth == 0.02, "the pause found little, so the next one waits longer"
+
+    heap.growth = 0.01
+    gc.disable()  # the knots must wait for the tick, not for an automatic collection
+    try:
+        knots = [Knot() for _ in range(2 * needed)]  # a growth that is all cyclic garbage
+        del knots
+        assert heap.tick() is True
+    finally:
+        gc.enable()
+    assert heap.growth == 0.01, "the collection found garbage: the bound stays"
+    assert len(live) == needed
