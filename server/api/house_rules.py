@@ -10,11 +10,11 @@ from the seed's. So no client keeps a copy of a rule constant (docs/protocol.md,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
-from server.api.http import ApiError
+from server.api.rules_query import rules_query
 from server.api.variant_info import variant_rules
 from server.engine.rules import (
     FAN_CAP_CHOICES,
@@ -22,37 +22,16 @@ from server.engine.rules import (
     MIN_FAN_CHOICES,
     PAYMENT_CHOICES,
     POINTS_CHOICES,
-    RulesError,
     TableRules,
 )
-from server.engine.variants import VARIANTS
 
 router = APIRouter()
-
-_WHOLE_FIELDS = ("min_fan", "fan_cap", "time_bank_seconds")
 
 
 def rule_changes(rules: TableRules) -> dict[str, Any]:
     """The fields of `rules` that differ from the seed's rules of its table."""
     seed = TableRules.default(rules.variant).to_json()
     return {name: value for name, value in rules.to_json().items() if seed[name] != value}
-
-
-def _read(variant: str, query: dict[str, str | None]) -> TableRules:
-    fields: dict[str, Any] = {}
-    for name, text in query.items():
-        if text is None:
-            continue
-        if name in _WHOLE_FIELDS:
-            if not text.isdigit() or len(text) > 6:
-                raise ApiError(422, "validation_error", f"rules.{name}: a whole number")
-            fields[name] = int(text)
-        else:
-            fields[name] = text
-    try:
-        return TableRules.from_json(fields, variant)
-    except RulesError as error:
-        raise ApiError(422, "validation_error", str(error)) from None
 
 
 def house_rules_json(rules: TableRules) -> dict[str, Any]:
@@ -79,21 +58,7 @@ def house_rules_json(rules: TableRules) -> dict[str, Any]:
 
 @router.get("/api/house-rules/{variant}")
 async def house_rules(
-    variant: str,
-    min_fan: str | None = None,
-    fan_cap: str | None = None,
-    points: str | None = None,
-    win_payment: str | None = None,
-    time_bank_seconds: str | None = None,
+    variant: str, rules: Annotated[TableRules | None, Depends(rules_query)]
 ) -> dict[str, Any]:
     """The rules asked for (the seed's where a field is left out), worked out."""
-    if variant not in VARIANTS:
-        raise ApiError(404, "variant_not_found", f"no table {variant[:40]!r}; expected hk or kaki3")
-    query = {
-        "min_fan": min_fan,
-        "fan_cap": fan_cap,
-        "points": points,
-        "win_payment": win_payment,
-        "time_bank_seconds": time_bank_seconds,
-    }
-    return house_rules_json(_read(variant, query))
+    return house_rules_json(rules or TableRules.default(variant))

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
-from server.api.http import ApiError
+from server.api.rules_query import rules_query
 from server.engine.deal_result import Payment
-from server.engine.rules import RulesError, TableRules
+from server.engine.rules import TableRules
 from server.engine.scoring import win_points
 from server.engine.scoring.hk import HK_FAN, HK_LIMITS
 from server.engine.scoring.kaki3 import KAKI3_FAN, KAKI3_LIMITS
@@ -131,22 +131,8 @@ def variant_rules(name: str, rules: TableRules | None = None) -> dict[str, Any]:
 
 @router.get("/api/variants/{variant}")
 async def variant_info(
-    variant: str,
-    min_fan: int | None = None,
-    fan_cap: int | None = None,
-    points: str | None = None,
-    win_payment: str | None = None,
+    variant: str, rules: Annotated[TableRules | None, Depends(rules_query)]
 ) -> dict[str, Any]:
     """A table's rules for the Rules panel (docs/protocol.md); the query's house rules,
     when given, are the table's own (a room's ``rules``), so the panel shows its cap."""
-    if variant not in VARIANTS:
-        raise ApiError(404, "variant_not_found", f"no table {variant!r}; expected hk or kaki3")
-    asked = {"min_fan": min_fan, "fan_cap": fan_cap, "points": points, "win_payment": win_payment}
-    house = {name: value for name, value in asked.items() if value is not None}
-    if not house:
-        return variant_rules(variant)
-    try:
-        rules = TableRules.from_json(house, variant)
-    except RulesError as error:
-        raise ApiError(422, "validation_error", str(error)) from None
     return variant_rules(variant, rules)

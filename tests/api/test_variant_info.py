@@ -122,3 +122,22 @@ async def test_rules_a_table_does_not_offer_are_refused(http: httpx.AsyncClient)
     assert "fan_cap" in answer.json()["error"]["message"]
     answer = await http.get("/api/variants/hk", params={"min_fan": "many"})
     assert answer.status_code == 422
+
+
+async def test_both_rules_routes_read_the_query_alike(http: httpx.AsyncClient) -> None:
+    """One reading of the house-rules query (server/api/rules_query.py): the same rules
+    give the same minimum and cap, and the same mistake the same refusal, on both routes."""
+    query = {"min_fan": "1", "fan_cap": "10"}
+    panel = (await http.get("/api/variants/hk", params=query)).json()
+    offered = (await http.get("/api/house-rules/hk", params=query)).json()
+    assert (panel["min_fan"], panel["fan_cap"]) == (1, 10)
+    assert (offered["rules"]["min_fan"], offered["rules"]["fan_cap"]) == (1, 10)
+    assert panel["points"] == offered["points"]
+    for bad in ({"min_fan": "many"}, {"time_bank_seconds": "-5"}, {"fan_cap": "9999999"}):
+        refusals = [
+            (await http.get(f"/api/{route}/hk", params=bad)).json()["error"]
+            for route in ("variants", "house-rules")
+        ]
+        assert refusals[0] == refusals[1], bad
+        assert refusals[0]["code"] == "validation_error"
+        assert f"rules.{next(iter(bad))}" in refusals[0]["message"]
