@@ -262,6 +262,11 @@ def waits(concealed: Sequence[Tile], variant: str) -> list[Tile]:
     check_variant(variant)
     if len(concealed) % 3 != 1:
         return []
+    # One tile lowers the distance to ready by one at most, so a hand that is not ready
+    # has no wait: one (memoised) shanten instead of a completeness check per tile kind,
+    # which with Fei in hand is the costly search (most hands, most of the time).
+    if shanten(concealed, variant) > 0:
+        return []
     hand = list(concealed)
     held = {tile: hand.count(tile) for tile in set(hand)}
     return [
