@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from server.engine.errors import TileParseError
 
@@ -83,6 +84,7 @@ def is_terminal(tile: Tile) -> bool:
     return is_suited(tile) and tile[0] in "19"
 
 
+@lru_cache(maxsize=256)  # a few dozen tile kinds; sorting hands calls this per tile
 def sort_key(tile: Tile) -> tuple[int, int]:
     """Key that orders tiles by suit (m p s z f n a c, Fei last), then by rank."""
     return (SUIT_ORDER[tile[-1]], rank(tile))
