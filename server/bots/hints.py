@@ -1,6 +1,6 @@
 """A bot's move with its reason, for the Hint button (docs/learning.md).
 
-`hint(view, legal, level)` asks the bots for their move exactly as they would play it
+`hint(view, legal, level, rules)` asks the bots for their move exactly as they would play it
 (`choose_action`, unchanged) and then explains it from the same view: a reason id and its
 parameters, which the client words in the player's language. The explanation never feeds
 back into the choice, so a hint is always the move the full bot would make.
@@ -14,6 +14,7 @@ from typing import Any
 from server.bots import choose_action
 from server.engine.actions import Action
 from server.engine.hand import shanten, waits
+from server.engine.rules import TableRules
 from server.engine.tiles import DRAGONS, FEI, Tile
 from server.engine.variants import KAKI3
 
@@ -41,9 +42,15 @@ def honour_set_value(
     return None
 
 
-def hint(view: dict[str, Any], legal: list[Action], level: str = "full") -> dict[str, Any]:
-    """`{"action": <wire action>, "reason": {"id": ..., "params": {...}}}` for this seat."""
-    action = choose_action(view, legal, level)
+def hint(
+    view: dict[str, Any],
+    legal: list[Action],
+    level: str = "full",
+    rules: TableRules | None = None,
+) -> dict[str, Any]:
+    """`{"action": <wire action>, "reason": {"id": ..., "params": {...}}}` for this seat, at
+    a table played by `rules` (None: the seed's), as the seat's bot would play it there."""
+    action = choose_action(view, legal, level, rules)
     return {"action": action.to_json(), "reason": move_reason(view, action)}
 
 

@@ -30,7 +30,8 @@ def answer_hint(room: Any, connection: Any, message_id: Any) -> str:
     legal = room.legal_now(seat) if seat is not None else []
     if seat is None or not legal:
         return error_message("no_decision", "you have no decision to make now", message_id)
-    answer = hint(view(deal.state, seat), legal, "full")
+    # The table's own house rules, as its bots play by: a hint at a 0-fan table differs.
+    answer = hint(view(deal.state, seat), legal, "full", deal.state.settings.table_rules)
     hinted = deal_hints(deal)
     hinted["asked"].add(seat)
     return encode({"type": "hint", "id": message_id, "seat": seat, **answer})

@@ -114,12 +114,17 @@ def make_table(
     rules: dict[str, Any] | None = None,
     bot_delay: float = 0.5,
     next_deal_seconds: float = 5,
+    hints: bool = False,
 ) -> CoreTable:
     tokens = count(1)
     room = Room(
         room_id="room-1",
         settings=RoomSettings(
-            variant=variant, turn_seconds=turn_seconds, deal_seconds=deal_seconds, rules=rules
+            variant=variant,
+            turn_seconds=turn_seconds,
+            deal_seconds=deal_seconds,
+            rules=rules,
+            hints=hints,
         ),
         table_settings=TableSettings(
             bot_delay=bot_delay,
