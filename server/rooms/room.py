@@ -58,6 +58,7 @@ Flow = Generator[StoreWrite, Any, T]
 
 # The ordinary "no" to a join or to bots: answered to the caller, not logged as a failure.
 REFUSALS = (RoomFullError, NameTakenError, RoomClosedError, StoreUnavailable)
+NOT_SAVED_TEXT = "this could not be saved; send it again if the table still offers it"
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class _Waiting:
     flow: Flow[None]
     answer: cmd.Answer | None
     since: float  # when the table decided on the write (an outage pauses from then)
+    # A player's request over their socket: told on that connection if its write fails.
+    request: cmd.ConnectionRequest | None = None
 
 
 class Room:
@@ -177,13 +180,13 @@ class Room:
             case cmd.Disconnect(connection=connection):
                 self.seats.disconnect(connection)
             case cmd.PlayerAction():
-                self._run(self.play.player_action(command))
+                self._run(self.play.player_action(command), request=command)
             case cmd.NextDealReady():
-                self._run(self.play.next_deal_ready(command))
+                self._run(self.play.next_deal_ready(command), request=command)
             case cmd.HintRequest(connection=connection, message_id=message_id):  # issue 18
                 self.emit_to(connection, answer_hint(self, connection, message_id))
             case cmd.HostCommand():
-                self._run(self.host.command(command))
+                self._run(self.host.command(command), request=command)
             case cmd.Join():
                 self._run(self.seats.join(command), command.reply)
             case cmd.AddBots():
@@ -215,8 +218,13 @@ class Room:
 
     # ----------------------------------------------------------------- flows
 
-    def _run(self, flow: Flow[None], answer: cmd.Answer | None = None) -> None:
-        self._waiting = _Waiting(flow, answer, self.now)
+    def _run(
+        self,
+        flow: Flow[None],
+        answer: cmd.Answer | None = None,
+        request: cmd.ConnectionRequest | None = None,
+    ) -> None:
+        self._waiting = _Waiting(flow, answer, self.now, request)
         self._resume(next)  # a generator starts at its first yield
 
     def _resume(self, step: Any) -> None:
@@ -232,15 +240,24 @@ class Room:
             self._waiting = None
             if waiting.answer is not None:
                 self.emit(Refuse(waiting.answer, refusal))
+            self._not_saved(waiting)
             return
         except Exception as error:  # one bad command must never take the table down
             self._waiting = None
             log.exception("room %s: a command failed", self.room_id)
             if waiting.answer is not None:
                 self.emit(Refuse(waiting.answer, error))
+            self._not_saved(waiting)
             return
         waiting.since = self.now
         self.emit(Persist(write))
+
+    def _not_saved(self, waiting: _Waiting) -> None:
+        """A player's request failed on the way (its write refused, or a bug): tell them,
+        rather than leave a move sent and never answered (a move is applied only once
+        its write is saved)."""
+        if waiting.request is not None:
+            self.refuse(waiting.request, "not_saved", NOT_SAVED_TEXT)
 
     def _shut_down(self) -> None:
         """Close every link with 1012 and disarm the timers; the room stays open in the

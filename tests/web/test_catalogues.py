@@ -29,6 +29,9 @@ ERROR_CODES = [
     "not_legal",
     "no_deal",
     "room_moving",
+    "store_unavailable",
+    "paused",
+    "not_saved",
 ]
 NAMESPACES = {key.split(".")[0] for key in ENGLISH}
 

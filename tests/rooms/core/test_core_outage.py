@@ -87,6 +87,20 @@ def test_a_store_refusal_fails_the_command_and_does_not_leave_the_table_paused()
     assert room.deal.next_log_seq == 1, "nothing applied"
 
 
+def test_a_move_whose_write_is_refused_gets_not_saved_and_can_be_sent_again():
+    table, ana = seated_table()
+    room = table.room
+    move = first_discard(table)
+    table.holding = True
+    table.handle(cmd.PlayerAction(ana, move, "m1"))
+    effects = table.answer_held(cmd.StoreRefused(ValueError("a row the store refuses")))
+    errors = [m for m in sent_to(effects, ana) if m["type"] == "error"]
+    assert [(error["code"], error["id"]) for error in errors] == [("not_saved", "m1")]
+    assert room.deal.next_log_seq == 1 and not room.waiting_for_store, "nothing applied"
+    table.handle(cmd.PlayerAction(ana, move, "m2"))
+    assert room.deal.next_log_seq == 2, "the same move, sent again, is played"
+
+
 def test_host_controls_are_checked_and_every_one_is_saved_in_the_table_log():
     table, ana = seated_table()
     room = table.room
