@@ -84,14 +84,6 @@ class LiveServer:
         """Shut down and wait for the thread."""
         self.serving.stop()
 
-    def run_in_server(self, coroutine: Any) -> Any:
-        """Run a coroutine on the server's event loop (e.g. to read an actor's state)."""
-        loop = (
-            self.app.state.rooms.rooms
-            and next(iter(self.app.state.rooms.rooms.values()))._task.get_loop()
-        )
-        return asyncio.run_coroutine_threadsafe(coroutine, loop).result(timeout=10)
-
 
 # The invite secret of every table `create_room` opened, so `join` and the other helpers
 # come in as the creator's friends would: with the link.
