@@ -66,7 +66,6 @@ class DealPlay:
         """A player's move, checked against the very `legal` list they were sent."""
         room = self.room
         connection = command.connection
-
         if connection.player_index is None:
             room.refuse(command, "spectator", "spectators cannot act")
             return
@@ -331,7 +330,6 @@ class DealPlay:
         """A player is ready: the next deal starts once every connected human is."""
         room = self.room
         connection = command.connection
-
         if connection.player_index is None:
             room.refuse(command, "spectator", "spectators cannot start deals")
             return

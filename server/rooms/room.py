@@ -236,15 +236,10 @@ class Room:
         except StopIteration:
             self._waiting = None
             return
-        except REFUSALS as refusal:
-            self._waiting = None
-            if waiting.answer is not None:
-                self.emit(Refuse(waiting.answer, refusal))
-            self._not_saved(waiting)
-            return
         except Exception as error:  # one bad command must never take the table down
             self._waiting = None
-            log.exception("room %s: a command failed", self.room_id)
+            if not isinstance(error, REFUSALS):  # a refusal is an answer, not a failure
+                log.exception("room %s: a command failed", self.room_id)
             if waiting.answer is not None:
                 self.emit(Refuse(waiting.answer, error))
             self._not_saved(waiting)
