@@ -134,13 +134,13 @@ def wait_tiles(own: OwnTiles) -> tuple[Tile, ...]:
     return tuple(tile for tile in waits(own.concealed, own.variant) if held[tile] < 4)
 
 
-@lru_cache(maxsize=20_000)
 def hand_steps(concealed: tuple[Tile, ...], variant: str) -> int:
-    """Tiles from ready (0 ready, -1 complete); memoised like the waits."""
+    """Tiles from ready (0 ready, -1 complete); `shanten` memoises the hand's counts."""
     return shanten(concealed, variant)
 
 
-@lru_cache(maxsize=20_000)
+# Its reuse is close in time (the same turn seen again), so a few thousand hands will do.
+@lru_cache(maxsize=4096)
 def ready_discards(
     own: OwnTiles, banned: tuple[Tile, ...]
 ) -> tuple[tuple[Tile, tuple[Tile, ...]], ...]:

@@ -24,28 +24,30 @@ _KINDS = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(f"{r}z" f
 _ORPHANS = frozenset(tile for tile in _KINDS if is_terminal(tile) or is_honour(tile))
 
 # Each tile as a number: neighbours in a suit differ by 1, while different suits and
-# different honours lie at least 4 apart, so "within two ranks" is "codes within 2".
+# different honours lie at least 4 apart, so "within two ranks" is "codes within 2"
+# (from 3 up, so that a code two below is still a bit of a mask).
 _CODE: dict[Tile, int] = {
-    tile: (20 * "mpsz".index(tile[1]) + (4 if tile[1] == "z" else 1) * int(tile[0]))
+    tile: 2 + (20 * "mpsz".index(tile[1]) + (4 if tile[1] == "z" else 1) * int(tile[0]))
     for tile in _KINDS
 }
+# A set of codes is kept as a bit mask (bit `code` set): a profile is cached for every new
+# 13-tile hand, and a mask is a small int where a frozenset of a dozen codes is ~700 bytes.
 # The codes within two ranks of each tile, itself included.
-_NEAR: dict[Tile, frozenset[int]] = {
-    tile: frozenset(code + step for step in (-2, -1, 0, 1, 2)) for tile, code in _CODE.items()
+_NEAR: dict[Tile, int] = {
+    tile: sum(1 << (code + step) for step in (-2, -1, 0, 1, 2)) for tile, code in _CODE.items()
 }
-
 # The codes within two ranks of each code, itself excluded, and the orphans' codes.
-_AROUND: dict[int, frozenset[int]] = {
-    code: frozenset(code + step for step in (-2, -1, 1, 2)) for code in _CODE.values()
+_AROUND: dict[int, int] = {
+    code: sum(1 << (code + step) for step in (-2, -1, 1, 2)) for code in _CODE.values()
 }
-_ORPHAN_CODES = frozenset(_CODE[tile] for tile in _ORPHANS)
+_ORPHAN_CODES = sum(1 << _CODE[tile] for tile in _ORPHANS)
 
 
 class HandProfile(NamedTuple):
     """What the filters need to know of a hand (a named tuple: one is made per new hand)."""
 
-    isolated: frozenset[int]  # codes of the isolated tiles
-    held: frozenset[int]  # codes of every tile held
+    isolated: int  # the isolated tiles' codes, as a bit mask
+    held: int  # every held tile's code, as a bit mask
     fei: int
     orphans_only: bool  # only terminals and honours (thirteen orphans territory)
     # No added tile can make it complete: one tile lies within two ranks of at most two
@@ -57,20 +59,26 @@ class HandProfile(NamedTuple):
 def profile(concealed: Sequence[Tile]) -> HandProfile:
     """The isolated tiles, held tiles and Fei of a hand."""
     codes = [_CODE[tile] for tile in concealed if tile != FEI]
-    held = frozenset(codes)
-    # A tile held twice or more is never isolated; most hands hold each kind once or so.
-    singles = held if len(held) == len(codes) else [c for c in held if codes.count(c) == 1]
-    isolated = frozenset([code for code in singles if _AROUND[code].isdisjoint(held)])
-    orphans_only = held <= _ORPHAN_CODES
+    held = 0
+    twice = 0  # codes held more than once: never isolated
+    for code in codes:
+        bit = 1 << code
+        twice |= held & bit
+        held |= bit
+    isolated = 0
+    for code in codes:
+        if not _AROUND[code] & held and not twice >> code & 1:
+            isolated |= 1 << code
+    orphans_only = held & ~_ORPHAN_CODES == 0
     fei = len(concealed) - len(codes)
-    hopeless = len(isolated) - fei > 2 and not orphans_only
+    hopeless = isolated.bit_count() - fei > 2 and not orphans_only
     return HandProfile(isolated, held, fei, orphans_only, hopeless)
 
 
 def could_be_complete(concealed: Sequence[Tile]) -> bool:
     """False only when `concealed` (winning tile included) surely is no winning shape."""
     hand = profile(concealed)
-    return len(hand.isolated) <= hand.fei or hand.orphans_only
+    return hand.isolated.bit_count() <= hand.fei or hand.orphans_only
 
 
 @lru_cache(maxsize=8192)
@@ -88,7 +96,7 @@ def could_complete_with(hand: tuple[Tile, ...], tile: Tile) -> bool:
     if known.hopeless:
         return False
     if tile == FEI:
-        return len(known.isolated) <= known.fei + 1 or known.orphans_only
+        return known.isolated.bit_count() <= known.fei + 1 or known.orphans_only
     near = _NEAR[tile]
-    isolated = len(known.isolated - near) + near.isdisjoint(known.held)
+    isolated = (known.isolated & ~near).bit_count() + (not near & known.held)
     return isolated <= known.fei or (known.orphans_only and tile in _ORPHANS)

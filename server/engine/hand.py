@@ -244,8 +244,8 @@ def shanten(concealed: Sequence[Tile], variant: str) -> int:
     return _shanten(counts, fei, variant in SPECIAL_HAND_TABLES)
 
 
-@lru_cache(maxsize=200_000)
 def _shanten(counts: tuple[int, ...], fei: int, special_shapes: bool) -> int:
+    # Not memoised here: `standard_shanten` is, and the special shapes are a count each.
     best = standard_shanten(counts, fei)
     if special_shapes and sum(counts) in (13, 14):
         best = min(best, seven_pairs_shanten(counts), thirteen_orphans_shanten(counts))

@@ -20,18 +20,27 @@ from functools import lru_cache
 
 # (sets, partials, eye) of one reading; eye is 0 or 1.
 Shape = tuple[int, int, int]
-Shapes = frozenset[Shape]
+# The distinct readings of a suit, in order: a tuple, as the memos below hold one for
+# every suit count they meet, and a frozenset of thirty shapes is a kilobyte of table.
+Shapes = tuple[Shape, ...]
 # Partials beyond four never help: a hand has at most four sets to make.
 MAX_PARTIALS = 4
 # The reading of a suit with no tiles.
-_NOTHING: Shapes = frozenset({(0, 0, 0)})
+_NOTHING: Shapes = ((0, 0, 0),)
+# One tuple for each shape (there are a few dozen), shared by every memoised reading.
+_ONE_OF_EACH: dict[Shape, Shape] = {}
+
+
+def shared_shape(shape: Shape) -> Shape:
+    """The one tuple kept for `shape`."""
+    return _ONE_OF_EACH.setdefault(shape, shape)
 
 
 def walk_suit(
     counts: tuple[int, ...],
     chows: bool,
     rest_of: Callable[[tuple[int, ...], bool], Iterable[Shape]],
-    keep: Callable[[set[Shape]], Shapes],
+    keep: Callable[[Iterable[Shape]], Shapes],
     whole: bool = False,
 ) -> Shapes:
     """The walk itself: branch on where the suit's lowest tile sits, read the rest with
@@ -80,7 +89,7 @@ def walk_suit(
                 take((first, first + 1, first + 2), 1, 0, 0)
         if not whole and first + 2 < size and counts[first + 2]:
             take((first, first + 2), 0, 1, 0)
-    return keep(found)
+    return keep({shared_shape(shape) for shape in found})
 
 
 @lru_cache(maxsize=200_000)
@@ -91,7 +100,12 @@ def suit_shapes(counts: tuple[int, ...], chows: bool) -> Shapes:
     `MAX_PARTIALS`. The engine's shanten needs them all: with Fei, fewer partials can
     leave more room (see `server.engine.hand_shanten`).
     """
-    return walk_suit(counts, chows, suit_shapes, frozenset)
+    return walk_suit(counts, chows, suit_shapes, all_shapes)
+
+
+def all_shapes(shapes: Iterable[Shape]) -> Shapes:
+    """Every reading found, in order."""
+    return tuple(sorted(shapes))
 
 
 def undominated(shapes: Iterable[Shape]) -> Shapes:
@@ -108,7 +122,7 @@ def undominated(shapes: Iterable[Shape]) -> Shapes:
         if sets + partials > most[eye]:
             most[eye] = sets + partials
             kept.append(shape)
-    return frozenset(kept)
+    return tuple(kept)
 
 
 @lru_cache(maxsize=100_000)
@@ -122,7 +136,7 @@ def best_suit_shapes(counts: tuple[int, ...], chows: bool) -> Shapes:
 def whole_suit_shapes(counts: tuple[int, ...], chows: bool) -> Shapes:
     """The readings of the suit that use every tile in sets and at most one eye (none
     when some tile is always left over)."""
-    return walk_suit(counts, chows, whole_suit_shapes, frozenset, whole=True)
+    return walk_suit(counts, chows, whole_suit_shapes, all_shapes, whole=True)
 
 
 @lru_cache(maxsize=100_000)

@@ -53,13 +53,13 @@ def suit(length: int, most: int) -> st.SearchStrategy[tuple[int, ...]]:
 @settings(max_examples=120, deadline=None)
 @given(counts=suit(9, 8))
 def test_suited_shapes_match_the_brute_force(counts: tuple[int, ...]) -> None:
-    assert suit_shapes(counts, True) == brute_shapes(counts, True)
+    assert set(suit_shapes(counts, True)) == brute_shapes(counts, True)
 
 
 @settings(max_examples=80, deadline=None)
 @given(counts=suit(7, 9))
 def test_honour_shapes_match_the_brute_force(counts: tuple[int, ...]) -> None:
-    assert suit_shapes(counts, False) == brute_shapes(counts, False)
+    assert set(suit_shapes(counts, False)) == brute_shapes(counts, False)
 
 
 @settings(max_examples=120, deadline=None)
@@ -95,7 +95,7 @@ def best_value(shapes: frozenset[tuple[int, int, int]], need: int, eye: int) -> 
 @given(counts=suit(9, 8), chows=st.booleans())
 def test_the_pruned_walk_keeps_every_best_reading(counts: tuple[int, ...], chows: bool) -> None:
     pruned, everything = best_suit_shapes(counts, chows), brute_shapes(counts, chows)
-    assert pruned <= everything
+    assert set(pruned) <= everything
     for need in range(5):
         for eye in (0, 1):
             assert best_value(pruned, need, eye) == best_value(everything, need, eye)
