@@ -76,6 +76,19 @@ class SocketConnection:
     that reads nothing at all is cut off by the socket protocol (api/socket_protocol.py).
     """
 
+    # Slots: one of these lives for every open socket (an instance dict is ~300 bytes).
+    __slots__ = (
+        "_close_with",
+        "_drained",
+        "_gone",
+        "_outbox",
+        "_outbox_chars",
+        "_wakeup",
+        "_writer",
+        "player_index",
+        "websocket",
+    )
+
     def __init__(self, websocket: WebSocket, player_index: int | None) -> None:
         self.websocket = websocket
         self.player_index = player_index
@@ -163,6 +176,8 @@ class RateLimit:
     sending much faster than allowed piles it up and is closed, while one that overshoots
     briefly (or only slightly) just gets `rate_limited` errors.
     """
+
+    __slots__ = ("burst", "clock", "flood", "per_second", "tokens", "updated")
 
     def __init__(
         self, clock: Clock, burst: float = RATE_BURST, per_second: float = RATE_PER_SECOND

@@ -134,8 +134,10 @@ def wait_tiles(own: OwnTiles) -> tuple[Tile, ...]:
     return tuple(tile for tile in waits(own.concealed, own.variant) if held[tile] < 4)
 
 
+@lru_cache(maxsize=20_000)
 def hand_steps(concealed: tuple[Tile, ...], variant: str) -> int:
-    """Tiles from ready (0 ready, -1 complete); `shanten` memoises the hand's counts."""
+    """Tiles from ready (0 ready, -1 complete); memoised like the waits (a seat's hand is
+    analysed again each time the table changes, and reading it into counts is the cost)."""
     return shanten(concealed, variant)
 
 
