@@ -122,7 +122,8 @@ def hand_waits(
     return tuple(found)
 
 
-@lru_cache(maxsize=20_000)
+# Reused within a turn: a throw `ready_discards` tried is the hand `hand_waits` then reads.
+@lru_cache(maxsize=4096)
 def wait_tiles(own: OwnTiles) -> tuple[Tile, ...]:
     """The tiles that complete a 3n + 1 hand's shape, fifth copies left out (the shape
     check alone: no scoring, so cheap enough for every throw of a turn)."""
