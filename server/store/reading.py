@@ -264,3 +264,40 @@ async def room_list(conn: AsyncConnection, status: str | None, limit: int) -> li
         }
         for room in room_rows
     ]
+
+
+async def logged_action(
+    conn: AsyncConnection, deal_id: int, seq: int
+) -> tuple[str | None, Any] | None:
+    """`(seat, action)` of the deal's logged action `seq`, or None."""
+    row = (
+        await conn.execute(
+            select(deal_actions.c.seat, deal_actions.c.action)
+            .where(deal_actions.c.deal_id == deal_id)
+            .where(deal_actions.c.seq == seq)
+        )
+    ).one_or_none()
+    return None if row is None else (row.seat, row.action)
+
+
+async def deal_and_seed(
+    conn: AsyncConnection, room_id: str, game_no: int, deal_no: int
+) -> tuple[int, int] | None:
+    """`(deal_id, seed)` of the room's deal `(game_no, deal_no)`, or None."""
+    row = (
+        await conn.execute(
+            select(deals.c.deal_id, deals.c.seed)
+            .where(deals.c.room_id == room_id)
+            .where(deals.c.game_no == game_no)
+            .where(deals.c.deal_no == deal_no)
+        )
+    ).one_or_none()
+    return None if row is None else (int(row.deal_id), int(row.seed))
+
+
+async def action_count(conn: AsyncConnection, deal_id: int) -> int:
+    """How many actions the deal's log holds."""
+    count = await conn.scalar(
+        select(func.count()).select_from(deal_actions).where(deal_actions.c.deal_id == deal_id)
+    )
+    return int(count or 0)

@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
-from sqlalchemy import bindparam, func, select, text
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.engine.deal_result import DealOutcome
-from server.store import reading, settling, table_log
+from server.store import reading, settling, table_log, write_checks
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
 from server.store.errors import (
@@ -37,7 +34,6 @@ from server.store.leases import LeaseFence
 from server.store.outages import outages_unavailable, reaching_database
 from server.store.records import RoomAccessRecord, RoomRecord
 from server.store.schema import (
-    deal_actions,
     deals,
     room_players,
     rooms,
@@ -55,10 +51,6 @@ _BEAT = (
     .where(store_heartbeat.c.beat_id == 1)
     .values(beat_at=bindparam("beat_at"), beats=store_heartbeat.c.beats + 1)
 )
-
-ROOM_STATUSES = ("waiting", "playing", "finished", "closed")
-DEAL_OUTCOMES = tuple(outcome.value for outcome in DealOutcome)
-BIGINT_RANGE = range(-(2**63), 2**63)
 
 
 def hash_token(token: str) -> str:
@@ -207,9 +199,12 @@ class Store:
     @outages_unavailable
     async def set_host(self, room_id: str, host_index: int | None) -> None:
         """Make `host_index` the room's host (None: nobody is)."""
+        await self._update_room(room_id, host_index=host_index)
+
+    async def _update_room(self, room_id: str, **values: Any) -> None:
         async with self._room_writing(room_id) as conn:
             updated = await conn.execute(
-                rooms.update().where(rooms.c.room_id == room_id).values(host_index=host_index)
+                rooms.update().where(rooms.c.room_id == room_id).values(**values)
             )
             if updated.rowcount == 0:
                 raise UnknownRoomError(f"no room {room_id!r}")
@@ -269,14 +264,8 @@ class Store:
     @outages_unavailable
     async def set_room_status(self, room_id: str, status: str) -> None:
         """Set the room's status: one of "waiting", "playing", "finished", "closed"."""
-        if status not in ROOM_STATUSES:
-            raise ValueError(f"unknown room status {status!r}; expected one of {ROOM_STATUSES}")
-        async with self._room_writing(room_id) as conn:
-            updated = await conn.execute(
-                rooms.update().where(rooms.c.room_id == room_id).values(status=status)
-            )
-            if updated.rowcount == 0:
-                raise UnknownRoomError(f"no room {room_id!r}")
+        write_checks.check_status(status)
+        await self._update_room(room_id, status=status)
 
     # -- deals and their logs ----------------------------------------------------------
 
@@ -294,8 +283,7 @@ class Store:
         deal_seconds_left: float | None,
     ) -> int:
         """Store a new deal (all that replaying it needs) and return its `deal_id`."""
-        if seed not in BIGINT_RANGE:
-            raise ValueError(f"seed {seed} does not fit a signed 64-bit integer")
+        write_checks.check_seed(seed)
         try:
             async with self._room_writing(room_id) as conn:
                 await _require_room(conn, room_id)
@@ -341,15 +329,7 @@ class Store:
         append-only: nothing is ever overwritten), `UnknownDealError` for an unknown deal.
         """
         # Checked here, before the row joins a batch shared with other tables.
-        if at.tzinfo is None:
-            raise ValueError(f"naive datetime {at!r}: pass a timezone-aware UTC datetime")
-        try:
-            orjson.dumps(action)  # the fast check; json decides what orjson refuses
-        except TypeError:
-            try:
-                json.dumps(action)
-            except (TypeError, ValueError) as error:
-                raise ValueError(f"action is not JSON: {error}") from error
+        write_checks.check_action(action, at)
         await self._action_log.append(
             {
                 "deal_id": deal_id,
@@ -379,14 +359,7 @@ class Store:
         player (with the turns a bot covered for them), the dashboard's summaries
         (`summaries.py`) and the new running scores; or nothing at all if any part fails.
         """
-        if result.get("outcome") not in DEAL_OUTCOMES:
-            raise ValueError(
-                f"result outcome must be one of {DEAL_OUTCOMES}, not {result.get('outcome')!r}"
-            )
-        if not isinstance(result.get("scores", {}), dict):
-            raise ValueError("result scores must map seats to points")
-        if ended_at.tzinfo is None:
-            raise ValueError(f"naive datetime {ended_at!r}: pass a timezone-aware UTC datetime")
+        write_checks.check_result(result, ended_at)
         if self._sqlite_log is not None:
             # One hop to the log's thread for the whole transaction: through aiosqlite each
             # statement was a hop of its own, and the write lock, which every table's
@@ -419,8 +392,8 @@ class Store:
     @outages_unavailable
     async def list_rooms(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """Rooms newest first, optionally of one status, for the lobby."""
-        if status is not None and status not in ROOM_STATUSES:
-            raise ValueError(f"unknown room status {status!r}; expected one of {ROOM_STATUSES}")
+        if status is not None:
+            write_checks.check_status(status)
         if not 1 <= limit <= 1000:
             raise ValueError(f"limit must be between 1 and 1000, not {limit}")
         async with self.engine.connect() as conn:
@@ -431,39 +404,19 @@ class Store:
         """`(seat, action)` of the deal's logged action `seq`, or None: after a failed
         append whose commit may have landed, tells a retry its row is already there."""
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    select(deal_actions.c.seat, deal_actions.c.action)
-                    .where(deal_actions.c.deal_id == deal_id)
-                    .where(deal_actions.c.seq == seq)
-                )
-            ).one_or_none()
-        return None if row is None else (row.seat, row.action)
+            return await reading.logged_action(conn, deal_id, seq)
 
     @outages_unavailable
     async def find_deal(self, room_id: str, game_no: int, deal_no: int) -> tuple[int, int] | None:
         """`(deal_id, seed)` of the room's deal `(game_no, deal_no)`, or None (the same use
         as `action_logged`, for `start_deal`)."""
         async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    select(deals.c.deal_id, deals.c.seed)
-                    .where(deals.c.room_id == room_id)
-                    .where(deals.c.game_no == game_no)
-                    .where(deals.c.deal_no == deal_no)
-                )
-            ).one_or_none()
-        return None if row is None else (int(row.deal_id), int(row.seed))
+            return await reading.deal_and_seed(conn, room_id, game_no, deal_no)
 
     async def count_actions(self, deal_id: int) -> int:
         """How many actions the deal's log holds (tests and benchmarks check completeness)."""
         async with self.engine.connect() as conn:
-            count = await conn.scalar(
-                select(func.count())
-                .select_from(deal_actions)
-                .where(deal_actions.c.deal_id == deal_id)
-            )
-        return int(count or 0)
+            return await reading.action_count(conn, deal_id)
 
 
 async def _require_room(conn: AsyncConnection, room_id: str) -> None:

@@ -21,7 +21,7 @@ from server.rooms.settings import RoomSettings, TableSettings
 from server.store import Store, apply_migrations, open_store
 from tests.faults.consistency import check_consistency
 from tests.faults.private_postgres import PrivatePostgres, freeze, private_postgres_or_skip
-from tests.rooms.conftest import RecordingConnection, quiet, until
+from tests.rooms.conftest import RecordingConnection, ana_against_bots, quiet, until
 
 SETTINGS = TableSettings(
     bot_delay=0,
@@ -70,14 +70,9 @@ async def test_a_hung_write_that_commits_late_is_saved_once(
     clock = ManualClock()
     manager = RoomManager(store, clock, SETTINGS)
     try:
-        room_id = await manager.create_room(RoomSettings(variant="hk", turn_seconds=40))
-        actor = manager.get(room_id)
-        await manager.join(room_id, "Ana")
-        ana = RecordingConnection(0)
-        actor.tell(cmd.Connect(ana))
-        await manager.add_bots(room_id)
-        await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
-        await quiet(actor)
+        room_id, actor, ana = await ana_against_bots(
+            manager, RoomSettings(variant="hk", turn_seconds=40)
+        )
         assert actor.deal is not None
         deal_id, seq = actor.deal.deal_id, actor.deal.next_log_seq
         discard = next(a for a in ana.last_state["legal"] if a["type"] == "discard")

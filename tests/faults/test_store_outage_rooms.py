@@ -25,7 +25,7 @@ from server.rooms.settings import RoomSettings, TableSettings
 from server.store import Store, StoreUnavailable, apply_migrations, open_store
 from tests.faults.consistency import check_consistency
 from tests.faults.disk import FileSizeLimit, TmpfsDisk, small_disk
-from tests.rooms.conftest import RecordingConnection, quiet, until
+from tests.rooms.conftest import RecordingConnection, ana_against_bots, quiet, until
 
 SETTINGS = TableSettings(
     bot_delay=0,
@@ -74,16 +74,9 @@ async def test_a_full_disk_pauses_the_table_and_the_held_action_is_saved_once(
     url, store, clock, disk = hall
     manager = RoomManager(store, clock, SETTINGS)
     try:
-        room_id = await manager.create_room(
-            RoomSettings(variant="kaki3", turn_seconds=40, deal_seconds=300)
+        room_id, actor, ana = await ana_against_bots(
+            manager, RoomSettings(variant="kaki3", turn_seconds=40, deal_seconds=300)
         )
-        actor = manager.get(room_id)
-        await manager.join(room_id, "Ana")
-        ana = RecordingConnection(0)
-        actor.tell(cmd.Connect(ana))
-        await manager.add_bots(room_id)
-        await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
-        await quiet(actor)
         before = ana.last_state
         assert actor.deal is not None
         deal_id, logged_before = actor.deal.deal_id, actor.deal.next_log_seq - 1
@@ -150,14 +143,7 @@ async def test_joins_are_refused_and_a_shutdown_ends_a_paused_table(
     manager = RoomManager(store, clock, SETTINGS)
     waiting = await manager.create_room(RoomSettings(variant="kaki3"))
     await manager.join(waiting, "Bo")
-    room_id = await manager.create_room(RoomSettings(variant="kaki3"))
-    actor = manager.get(room_id)
-    await manager.join(room_id, "Ana")
-    ana = RecordingConnection(0)
-    actor.tell(cmd.Connect(ana))
-    await manager.add_bots(room_id)
-    await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
-    await quiet(actor)
+    room_id, actor, ana = await ana_against_bots(manager, RoomSettings(variant="kaki3"))
     assert actor.deal is not None
     deal_id, logged_before = actor.deal.deal_id, actor.deal.next_log_seq - 1
 

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
+from server.rooms import commands as cmd
 from server.rooms.clock import ManualClock
 from server.rooms.manager import RoomManager
-from server.rooms.settings import TableSettings
+from server.rooms.settings import RoomSettings, TableSettings
+from server.rooms.table import RoomActor
 from server.store import Store, apply_migrations, open_store
 
 
@@ -96,3 +98,19 @@ async def quiet(actor: Any, seconds: float = 0.05) -> None:
         if actor.has_mail or actor.seq != seen:
             seen = actor.seq
             calm_since = loop.time()
+
+
+async def ana_against_bots(
+    manager: RoomManager, settings: RoomSettings
+) -> tuple[str, RoomActor, RecordingConnection]:
+    """A new room with Ana connected in seat 0 and bots in the rest, once she has a
+    decision to make and the room has nothing else to do: (room id, actor, her link)."""
+    room_id = await manager.create_room(settings)
+    actor = manager.get(room_id)
+    await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0)
+    actor.tell(cmd.Connect(ana))
+    await manager.add_bots(room_id)
+    await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
+    await quiet(actor)
+    return room_id, actor, ana

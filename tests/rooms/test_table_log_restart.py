@@ -8,22 +8,15 @@ from server.rooms.clock import ManualClock
 from server.rooms.manager import RoomManager
 from server.rooms.settings import RoomSettings
 from server.store import Store
-from tests.rooms.conftest import RecordingConnection, quiet, until
+from tests.rooms.conftest import ana_against_bots, quiet, until
 
 
 async def test_host_events_and_time_banks_come_back_after_a_restart(
     store: Store, clock: ManualClock, manager: RoomManager
 ) -> None:
-    room_id = await manager.create_room(
-        RoomSettings(variant="kaki3", turn_seconds=40, rules={"time_bank_seconds": 30})
+    room_id, actor, ana = await ana_against_bots(
+        manager, RoomSettings(variant="kaki3", turn_seconds=40, rules={"time_bank_seconds": 30})
     )
-    actor = manager.get(room_id)
-    await manager.join(room_id, "Ana")
-    ana = RecordingConnection(0)
-    actor.tell(cmd.Connect(ana))
-    await manager.add_bots(room_id)
-    await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
-    await quiet(actor)
 
     actor.tell(cmd.HostCommand(ana, "bot_level", {"player_index": 1, "level": "baseline"}))
     await until(lambda: bool(ana.last_state["room"]["host_events"]))
