@@ -37,6 +37,8 @@ from sqlalchemy import (
 from sqlalchemy.sql.expression import true
 from sqlalchemy.types import TypeDecorator
 
+from server.store.write_checks import check_moment
+
 # Fixed constraint names, so migrations written by hand match what autogenerate would emit
 # on both SQLite and Postgres.
 metadata = MetaData(
@@ -63,8 +65,7 @@ class UtcDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        if value.tzinfo is None:
-            raise ValueError(f"naive datetime {value!r}: pass a timezone-aware UTC datetime")
+        check_moment(value)
         return value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
