@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from server.api import static_files
 from server.api.address_limits import AddressBuckets, client_key, retry_after
-from server.api.errors import error_response
+from server.api.errors import ApiError, error_response, http_error_words, validation_details
 from server.api.models import AddBots as AddBotsBody
 from server.api.models import CreateRoom, JoinRoom
 from server.api.room_access import INVITE_REQUIRED, may_see_room, seated_player_index
@@ -37,24 +37,6 @@ router = APIRouter()
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # A full server frees a room when one closes; ask again in about a minute.
 FULL_RETRY_SECONDS = 60
-HTTP_CODES = {
-    404: "not_found",
-    405: "method_not_allowed",
-    413: "body_too_large",
-}
-
-
-class ApiError(Exception):
-    """An error answered as `{"error": {"code", "message"}}` with `status`."""
-
-    def __init__(
-        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -77,26 +59,19 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = error.errors()
+        problems = [dict(problem) for problem in error.errors()]
         if any(problem.get("type") == "json_invalid" for problem in problems):
             return error_response(400, "bad_json", "the request body is not valid JSON")
-        details = [
-            {
-                "loc": [str(part) for part in problem.get("loc", ())],
-                "msg": str(problem.get("msg", "")),
-            }
-            for problem in problems
-        ]
-        summary = "; ".join(f"{'.'.join(d['loc'][1:]) or 'body'}: {d['msg']}" for d in details)
-        return error_response(422, "validation_error", summary or "invalid request", details)
+        summary, details = validation_details(problems)
+        return error_response(422, "validation_error", summary, details)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        code = HTTP_CODES.get(error.status_code, "http_error")
+        code, message = http_error_words(error.status_code, str(error.detail))
         headers = dict(error.headers or {})
         if error.status_code == 413:
             headers["Connection"] = "close"  # the rest of the body is never read
-        return error_response(error.status_code, code, str(error.detail), headers=headers)
+        return error_response(error.status_code, code, message, headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:

@@ -8,7 +8,9 @@
 
 `deal_no` counts the room's deals from 1 over its whole life (games after the first go
 on counting). A deal still in play answers 404 on all three: its seed and log would show
-every concealed hand and the wall (docs/learning.md).
+every concealed hand and the wall (docs/learning.md). The right to see the table is
+checked before the deal number is looked at, so a stranger to a private table gets the
+same 403 for every number (and its page the same page), and cannot count its deals.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy import select
 
-from server.api.http import ApiError, client_file, manager_of
-from server.api.room_access import INVITE_REQUIRED, may_see_room
+from server.api.errors import ApiError
+from server.api.http import ROOM_ID, client_file, manager_of
+from server.api.query_values import whole_number_in
+from server.api.room_access import INVITE_REQUIRED, Sight, room_sight
 from server.dashboard.deals import deal_breakdown
 from server.replays.review import export_document, replay_steps
 from server.store.schema import deals
@@ -28,8 +32,25 @@ from server.store.schema import deals
 router = APIRouter()
 
 
-async def _ended_deal(request: Request, room_id: str, deal_no: int) -> Any:
+# More deals than any room plays in a life (a game is at most a few dozen).
+LARGEST_DEAL_NO = 1_000_000
+
+
+async def _sight(request: Request, room_id: str) -> Sight:
+    """What the request may know of the room: `room_sight`, and no database visit for an
+    id that names no room."""
+    return await room_sight(request, room_id) if ROOM_ID.fullmatch(room_id) else Sight.NO_ROOM
+
+
+def _no_deal(room_id: str, deal_no: str) -> ApiError:
+    return ApiError(404, "deal_not_found", f"no finished deal {deal_no[:20]!r} in room {room_id!r}")
+
+
+async def _ended_deal(request: Request, room_id: str, deal_no: str) -> Any:
     """The stored row of the room's `deal_no`-th deal; 404 unless it exists and has ended."""
+    number = whole_number_in(deal_no, 1, LARGEST_DEAL_NO)
+    if number is None:
+        raise _no_deal(room_id, deal_no)
     async with manager_of(request).store.engine.connect() as conn:
         rows = (
             await conn.execute(
@@ -38,43 +59,51 @@ async def _ended_deal(request: Request, room_id: str, deal_no: int) -> Any:
                 .order_by(deals.c.game_no, deals.c.deal_no)
             )
         ).all()
-    if not 1 <= deal_no <= len(rows) or rows[deal_no - 1].ended_at is None:
-        raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
-    return rows[deal_no - 1]
+    if not 1 <= number <= len(rows) or rows[number - 1].ended_at is None:
+        raise _no_deal(room_id, deal_no)
+    return rows[number - 1]
 
 
-async def finished_deal(request: Request, room_id: str, deal_no: int) -> dict[str, Any]:
+async def finished_deal(request: Request, room_id: str, deal_no: str) -> dict[str, Any]:
     """The room's `deal_no`-th deal as the dashboard reads it, plus its stored result;
-    404 unless it exists and has ended, 403 at a private table without its invite or a
-    seated player's token (the same right watching it needs)."""
-    row = await _ended_deal(request, room_id, deal_no)
-    if not await may_see_room(request, room_id):
+    403 at a private table without its invite or a seated player's token (the same right
+    watching it needs) whatever the number, else 404 unless it exists and has ended."""
+    sight = await _sight(request, room_id)
+    if sight is Sight.REFUSED:
         raise ApiError(403, "invite_required", INVITE_REQUIRED)
+    if sight is Sight.NO_ROOM:
+        raise ApiError(404, "room_not_found", f"no room {room_id[:64]!r}")
+    row = await _ended_deal(request, room_id, deal_no)
     async with manager_of(request).store.engine.connect() as conn:
         deal = await deal_breakdown(conn, row.deal_id)
     if deal is None:
-        raise ApiError(404, "deal_not_found", f"no finished deal {deal_no} in room {room_id!r}")
+        raise _no_deal(room_id, deal_no)
     deal["result"] = row.result
-    deal["room_deal_no"] = deal_no
+    deal["room_deal_no"] = int(deal_no)
     return deal
 
 
 @router.get("/rooms/{room_id}/deals/{deal_no}", include_in_schema=False)
-async def replay_page(request: Request, room_id: str, deal_no: int) -> Response:
-    """The replay viewer; 404 for a deal that is unknown or still in play. The page holds
-    no deal: its script fetches the JSON below with the invite or token this browser
-    keeps, and that answer carries the access check."""
-    await _ended_deal(request, room_id, deal_no)
+async def replay_page(request: Request, room_id: str, deal_no: str) -> Response:
+    """The replay viewer. The page holds no deal: its script fetches the JSON below with
+    the invite or token this browser keeps, and that answer carries the access check. So
+    at a table the request may not see (a browser sends no secret for a page) it is the
+    same page for every number; elsewhere a deal unknown or still in play is a 404."""
+    sight = await _sight(request, room_id)
+    if sight is Sight.NO_ROOM:
+        raise ApiError(404, "room_not_found", f"no room {room_id[:64]!r}")
+    if sight is Sight.SEEN:
+        await _ended_deal(request, room_id, deal_no)
     return client_file(request, "replay.html", page=True)
 
 
 @router.get("/api/rooms/{room_id}/deals/{deal_no}")
-async def replay_json(request: Request, room_id: str, deal_no: int) -> dict[str, Any]:
+async def replay_json(request: Request, room_id: str, deal_no: str) -> dict[str, Any]:
     """The finished deal: who sat where, the result, and every step with all hands open."""
     deal = await finished_deal(request, room_id, deal_no)
     return {
         "room_id": room_id,
-        "deal_no": deal_no,
+        "deal_no": deal["room_deal_no"],
         "variant": deal["variant"],
         "players": deal["players"],
         "result": deal["result"],
@@ -85,10 +114,10 @@ async def replay_json(request: Request, room_id: str, deal_no: int) -> dict[str,
 
 
 @router.get("/api/rooms/{room_id}/deals/{deal_no}/export")
-async def replay_export(request: Request, room_id: str, deal_no: int) -> JSONResponse:
+async def replay_export(request: Request, room_id: str, deal_no: str) -> JSONResponse:
     """The deal as `mahjong-hall replay` input, downloaded as a file."""
     deal = await finished_deal(request, room_id, deal_no)
-    name = f"mahjong-hall-{room_id}-deal-{deal_no}.json"
+    name = f"mahjong-hall-{room_id}-deal-{deal['room_deal_no']}.json"
     return JSONResponse(
         export_document(deal), headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )

@@ -8,6 +8,8 @@ question with `may_see_room`, so a private table's history is as private as its 
 
 from __future__ import annotations
 
+import enum
+
 from fastapi import Request
 from starlette.requests import HTTPConnection
 
@@ -31,8 +33,16 @@ def presented_token(connection: HTTPConnection) -> str | None:
     return connection.query_params.get("token") or None
 
 
-async def may_see_room(connection: HTTPConnection, room_id: str) -> bool:
-    """Whether the request may see room `room_id`, open or closed (False: no such room).
+class Sight(enum.Enum):
+    """What a request may know of a room."""
+
+    NO_ROOM = "no_room"  # there is none (its existence is no secret: a 404)
+    REFUSED = "refused"  # it exists, and the request may learn nothing more (a 403)
+    SEEN = "seen"  # public, or the request carries its invite or a seated player's token
+
+
+async def room_sight(connection: HTTPConnection, room_id: str) -> Sight:
+    """What the request may know of room `room_id`, open or closed.
 
     Open rooms answer from memory; others (finished, closed, or on a restarted server)
     from the store. A removed player's token no longer counts: its hash is gone from both.
@@ -43,16 +53,23 @@ async def may_see_room(connection: HTTPConnection, room_id: str) -> bool:
     actor = manager.rooms.get(room_id)
     if actor is not None:
         if actor.access.may_enter(invite):
-            return True
-        return token is not None and actor.player_for_token(token) is not None
+            return Sight.SEEN
+        seated = token is not None and actor.player_for_token(token) is not None
+        return Sight.SEEN if seated else Sight.REFUSED
     record = await manager.store.room_access(room_id)
     if record is None:
-        return False
+        return Sight.NO_ROOM
     if record.public:
-        return True
+        return Sight.SEEN
     if invite is not None and record.invite_hash == hash_token(invite):
-        return True
-    return token is not None and hash_token(token) in record.token_hashes
+        return Sight.SEEN
+    seated = token is not None and hash_token(token) in record.token_hashes
+    return Sight.SEEN if seated else Sight.REFUSED
+
+
+async def may_see_room(connection: HTTPConnection, room_id: str) -> bool:
+    """Whether the request may see room `room_id`, open or closed (False: no such room)."""
+    return await room_sight(connection, room_id) is Sight.SEEN
 
 
 def seated_player_index(request: Request, room_id: str) -> int | None:

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.api.query_values import whole_number
+
 PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 STATUSES = ("waiting", "playing", "finished")
-
-
-def _whole_number(text: str, field: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
-        raise ValueError(f"{field}: must be a whole number from {low} to {high}")
-    return int(text)
 
 
 def room_page(
@@ -26,7 +22,8 @@ def room_page(
 ) -> dict[str, Any]:
     """One page of room summaries: `rooms`, `total` (matching rooms), `next_cursor` or None.
 
-    `status` is one status or several separated by commas; a bad value raises ValueError.
+    `status` is one status or several separated by commas; a bad one raises ValueError, a
+    bad `limit` or `cursor` the 422 of `whole_number`.
     """
     wanted = None
     if status:
@@ -34,8 +31,8 @@ def room_page(
         unknown = sorted(wanted.difference(STATUSES))
         if unknown:
             raise ValueError(f"status: {unknown[0][:20]!r} is not one of {', '.join(STATUSES)}")
-    size = PAGE_SIZE if limit in (None, "") else _whole_number(limit, "limit", 1, MAX_PAGE_SIZE)
-    start = 0 if cursor == "" else _whole_number(cursor, "cursor", 0, 1_000_000)
+    size = PAGE_SIZE if limit in (None, "") else whole_number(limit, "limit", 1, MAX_PAGE_SIZE)
+    start = 0 if cursor == "" else whole_number(cursor, "cursor", 0, 1_000_000)
     matching = [room for room in summaries if wanted is None or room["status"] in wanted]
     page = matching[start : start + size]
     more = start + size < len(matching)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.api.http import ApiError
+from server.api.errors import ApiError
+from server.api.query_values import whole_number
 from server.engine.rules import RulesError, TableRules
 from server.engine.variants import VARIANTS
 
 _WHOLE_FIELDS = ("min_fan", "fan_cap", "time_bank_seconds")
-_LONGEST_WHOLE = 6  # digits: anything longer is no rule any table offers
+_LARGEST_WHOLE = 999_999  # far past any rule a table offers; `from_json` checks the choice
 
 
 def rules_query(
@@ -42,9 +43,7 @@ def rules_query(
         if text is None:
             continue
         if name in _WHOLE_FIELDS:
-            if not text.isdigit() or len(text) > _LONGEST_WHOLE:
-                raise ApiError(422, "validation_error", f"rules.{name}: a whole number")
-            fields[name] = int(text)
+            fields[name] = whole_number(text, f"rules.{name}", 0, _LARGEST_WHOLE)
         else:
             fields[name] = text
     if not fields:

@@ -9,13 +9,15 @@ did not sit at.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from server.api.http import ROOM_ID, ApiError
+from server.api.errors import ApiError, bad_value
+from server.api.http import ROOM_ID
+from server.api.query_values import moment, whole_number
 from server.api.room_access import INVITE_REQUIRED, may_see_room
 from server.engine.settle_up import CURRENCIES, PointValue, SettleUpError, render_text, settle_up
 from server.rooms.manager import RoomManager
@@ -25,16 +27,31 @@ router = APIRouter()
 
 MAX_MINOR_PER_POINT = 1_000_000
 Currency = Literal["points", "MYR", "HKD"]
+# Seat tokens are `secrets.token_urlsafe`; any other text is no seat's (and a lone
+# surrogate in it would not even encode to hash it).
+_SEAT_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,100}")
 
 
-def _value(currency: str, minor_per_point: int) -> PointValue:
+def point_value(currency: str, minor_per_point: str | int) -> PointValue:
+    """What one point is worth, as a query (text) or a body (a JSON number) names it.
+
+    The one check of the room's, the night's and the dashboard's settle-ups: a currency
+    of `CURRENCIES`, a whole number 1..`MAX_MINOR_PER_POINT` of its minor unit, and plain
+    points worth exactly 1, as `PointValue.from_json` requires.
+    """
     if currency not in CURRENCIES:
-        raise ApiError(422, "validation_error", f"currency: one of {', '.join(CURRENCIES)}")
-    if not 1 <= minor_per_point <= MAX_MINOR_PER_POINT:
-        raise ApiError(
-            422, "validation_error", f"minor_per_point: a whole number 1..{MAX_MINOR_PER_POINT}"
-        )
-    return PointValue(CURRENCIES[currency], minor_per_point)
+        raise bad_value(f"currency: must be one of {', '.join(CURRENCIES)}")
+    per_point = (
+        minor_per_point
+        if isinstance(minor_per_point, int)
+        else whole_number(minor_per_point, "minor_per_point", 1, MAX_MINOR_PER_POINT)
+    )
+    if not 1 <= per_point <= MAX_MINOR_PER_POINT:
+        raise bad_value(f"minor_per_point: must be a whole number from 1 to {MAX_MINOR_PER_POINT}")
+    try:
+        return PointValue.from_json({"currency": currency, "minor_per_point": per_point})
+    except SettleUpError as error:  # plain points worth more than 1
+        raise bad_value(str(error).removeprefix("point value.")) from None
 
 
 def _settled(balances: dict[str, int], value: PointValue) -> dict[str, Any]:
@@ -50,9 +67,7 @@ async def settle_game(
     request: Request, room_id: str, currency: str = "points", minor_per_point: str = "1"
 ) -> dict[str, Any]:
     """The fewest transfers that settle the room's scores so far, valued as asked."""
-    if not minor_per_point.isdigit():
-        raise ApiError(422, "validation_error", "minor_per_point: a whole number")
-    value = _value(currency, int(minor_per_point))
+    value = point_value(currency, minor_per_point)
     manager: RoomManager = request.app.state.rooms
     results = await manager.store.room_results(room_id) if ROOM_ID.fullmatch(room_id) else None
     if results is None:
@@ -74,25 +89,16 @@ class NightSettleUp(BaseModel):
     minor_per_point: int = Field(default=1, ge=1, le=MAX_MINOR_PER_POINT)
 
 
-def _moment(text: str, field: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise ApiError(422, "validation_error", f"{field}: an ISO 8601 time") from None
-    # A time without a zone is read as UTC, the zone of every stored time.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 @router.post("/api/settle-up/night")
 async def settle_night(request: Request, body: NightSettleUp) -> dict[str, Any]:
     """Every deal that ended between `since` and `until` in the rooms of `tokens`, settled."""
-    since, until = _moment(body.since, "since"), _moment(body.until, "until")
+    since, until = moment(body.since, "since"), moment(body.until, "until")
     if until < since:
-        raise ApiError(422, "validation_error", "until: must not be before since")
+        raise bad_value("until: must not be before since")
+    value = point_value(body.currency, body.minor_per_point)
     manager: RoomManager = request.app.state.rooms
-    hashes = sorted({hash_token(token) for token in body.tokens if len(token) <= 100})
+    hashes = sorted({hash_token(token) for token in body.tokens if _SEAT_TOKEN.fullmatch(token)})
     rooms, balances = await manager.store.night_points(hashes, since, until)
-    value = _value(body.currency, body.minor_per_point)
     return {
         "rooms": rooms,
         "since": since.isoformat(),

@@ -20,11 +20,12 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from server.api.errors import error_response
 from server.api.http import web_directory
+from server.api.query_values import whole_number, whole_number_in
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
 from server.dashboard import operations as operation_queries
@@ -103,23 +104,26 @@ async def dashboard_asset(request: Request, name: str) -> Response:
 async def list_deals(
     request: Request,
     filters: Filters,
-    limit: int = Query(50, ge=1, le=deal_queries.MAX_PAGE),
-    offset: int = Query(0, ge=0, le=1_000_000),
+    limit: str = "50",
+    offset: str = "0",
 ) -> dict[str, Any]:
     """Recent finished deals, newest first."""
+    size = whole_number(limit, "limit", 1, deal_queries.MAX_PAGE)
+    start = whole_number(offset, "offset", 0, 1_000_000)
     async with _store(request).engine.connect() as conn:
-        return await deal_queries.recent_deals(conn, filters, limit, offset)
+        return await deal_queries.recent_deals(conn, filters, size, start)
 
 
 @api.get("/deals/{deal_id}")
-async def show_deal(request: Request, deal_id: int) -> Response:
+async def show_deal(request: Request, deal_id: str) -> Response:
     """One deal's full breakdown and its replay of actions."""
-    if not 1 <= deal_id <= LARGEST_DEAL_ID:
-        return _error(404, "deal_not_found", f"no deal {deal_id}")
+    number = whole_number_in(deal_id, 1, LARGEST_DEAL_ID)
+    if number is None:
+        return _error(404, "deal_not_found", f"no deal {deal_id[:20]!r}")
     async with _store(request).engine.connect() as conn:
-        deal = await deal_queries.deal_breakdown(conn, deal_id)
+        deal = await deal_queries.deal_breakdown(conn, number)
     if deal is None:
-        return _error(404, "deal_not_found", f"no deal {deal_id}")
+        return _error(404, "deal_not_found", f"no deal {number}")
     return JSONResponse(deal)
 
 
@@ -128,13 +132,14 @@ async def show_standings(
     request: Request,
     filters: Filters,
     include_bots: bool = False,
-    limit: int = Query(100, ge=1, le=500),
+    limit: str = "100",
 ) -> dict[str, Any]:
     """Points per player across rooms and games."""
+    size = whole_number(limit, "limit", 1, 500)
     async with _store(request).engine.connect() as conn:
         if summaries.answered_by_summaries(filters):
-            return await summaries.standings(conn, filters, include_bots, limit)
-        return await standings_query(conn, filters, include_bots, limit)
+            return await summaries.standings(conn, filters, include_bots, size)
+        return await standings_query(conn, filters, include_bots, size)
 
 
 @api.get("/charts")

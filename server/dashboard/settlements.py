@@ -20,16 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.api.errors import error_response
 from server.api.house_rules import rule_changes
-from server.api.settle_up import MAX_MINOR_PER_POINT
+from server.api.settle_up import point_value
 from server.dashboard.access import require_admin
 from server.engine.rules import RulesError, TableRules
-from server.engine.settle_up import (
-    CURRENCIES,
-    PointValue,
-    SettleUpError,
-    render_text,
-    settle_up,
-)
+from server.engine.settle_up import PointValue, SettleUpError, render_text, settle_up
 from server.store.schema import deal_players, deals, rooms
 
 api = APIRouter(prefix="/api/dashboard", dependencies=[Depends(require_admin)])
@@ -103,26 +97,12 @@ def _settled(balances: dict[str, int], value: PointValue) -> dict[str, Any]:
     return {**settlement.to_json(), "text": render_text(settlement)}
 
 
-def _value(currency: str, minor_per_point: str) -> PointValue | Response:
-    if currency not in CURRENCIES:
-        return error_response(422, "validation_error", f"currency: one of {', '.join(CURRENCIES)}")
-    if not minor_per_point.isdigit() or not 1 <= int(minor_per_point) <= MAX_MINOR_PER_POINT:
-        return error_response(
-            422, "validation_error", f"minor_per_point: a whole number 1..{MAX_MINOR_PER_POINT}"
-        )
-    if currency == "points" and minor_per_point != "1":
-        return error_response(422, "validation_error", "minor_per_point: plain points are 1")
-    return PointValue(CURRENCIES[currency], int(minor_per_point))
-
-
 @api.get("/rooms/{room_id}/settlement")
 async def room_settlement(
     request: Request, room_id: str, currency: str = "points", minor_per_point: str = "1"
 ) -> Response:
     """The room's games, each settled up at ``minor_per_point`` minor units of ``currency``."""
-    value = _value(currency, minor_per_point)
-    if isinstance(value, Response):
-        return value
+    value = point_value(currency, minor_per_point)
     async with request.app.state.store.engine.connect() as conn:
         room = (
             await conn.execute(

@@ -111,7 +111,7 @@ async def test_finished_deals_replay_and_export_to_the_stored_result(
                 assert "winning_discard" in marks
             page = await client.get(f"/rooms/{room_id}/deals/{deal_no}")
             assert page.status_code == 200 and "replay" in page.text
-        missing = await client.get(f"/api/rooms/{room_id}/deals/999")
+        missing = await client.get(f"/api/rooms/{room_id}/deals/999", params=invited(room_id))
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "deal_not_found"
 
 
@@ -135,3 +135,35 @@ async def test_a_deal_in_play_is_never_viewable(live: LiveServer) -> None:
                 assert "hand" not in answer.text and "seed" not in answer.text
         finally:
             await player.close()
+
+
+async def test_a_stranger_cannot_count_a_private_tables_deals(quick: LiveServer) -> None:
+    """Issue 25, point 7: without the right to see the table, every deal number gets the
+    same answer, so nobody learns how many deals it has finished."""
+    async with httpx.AsyncClient(base_url=quick.http_url, timeout=20) as client:
+        room_id = await finished_bot_deals(client, "kaki3", 2)
+        answers = {}
+        for number in ("1", "2", "99", "0", "abc", "²"):
+            for path in (
+                f"/api/rooms/{room_id}/deals/{number}",
+                f"/api/rooms/{room_id}/deals/{number}/export",
+                f"/rooms/{room_id}/deals/{number}",
+            ):
+                answer = await client.get(path)
+                answers[path] = (answer.status_code, answer.content)
+        api = {answers[p] for p in answers if p.startswith("/api/") and "export" not in p}
+        exports = {answers[p] for p in answers if p.endswith("/export")}
+        pages = {answers[p] for p in answers if p.startswith("/rooms/")}
+        assert len(api) == 1 and len(exports) == 1 and len(pages) == 1, answers
+        status, body = api.pop()
+        assert status == 403 and json.loads(body)["error"]["code"] == "invite_required"
+        assert exports.pop()[0] == 403
+        assert pages.pop()[0] == 200  # the page holds nothing; its script asks with rights
+
+        # With the invite the numbers are told apart, as before.
+        seen = await client.get(f"/api/rooms/{room_id}/deals/1", params=invited(room_id))
+        assert seen.status_code == 200 and seen.json()["deal_no"] == 1
+        missing = await client.get(f"/api/rooms/{room_id}/deals/99", params=invited(room_id))
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "deal_not_found"
+        # An unknown room is no secret (docs/protocol.md, "Private tables").
+        assert (await client.get("/api/rooms/nosuchroom/deals/1")).status_code == 404
