@@ -17,7 +17,7 @@ from server.api.errors import bad_value
 
 # Longer than any number a route takes (a page offset of a million has 7 digits).
 MAX_DIGITS = 9
-_ASCII_DIGITS = re.compile(r"[0-9]{1,%d}" % MAX_DIGITS)
+_ASCII_DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 # ISO 8601 times are short; anything longer is no time (and never reaches the parser).
 _LONGEST_MOMENT = 40
 
@@ -47,4 +47,3 @@ def moment(text: str, field: str) -> datetime:
         return read.replace(tzinfo=UTC) if read.tzinfo is None else read.astimezone(UTC)
     except (ValueError, OverflowError):
         raise bad_value(problem) from None
-
