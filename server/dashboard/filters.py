@@ -7,15 +7,15 @@ silently ignored, so a typo in a bookmarked URL never shows misleading figures.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated
 
 from fastapi import Query
-from sqlalchemy import ColumnElement, Table, exists, select
+from sqlalchemy import ColumnElement, Table, exists, select, true
 
 from server.engine.deal_result import DealOutcome
-from server.store.schema import deal_players
+from server.store.schema import deal_players, rooms
 
 VARIANTS = ("hk", "kaki3")
 OUTCOMES = tuple(outcome.value for outcome in DealOutcome)
@@ -65,7 +65,9 @@ class DealFilters:
 
     The one declaration of the dashboard's filters: `from_query` is every route's query
     parameters (`Depends(DealFilters.from_query)`), and `terms_on` turns them into WHERE
-    terms for whichever table a view reads.
+    terms for whichever table a view reads. `public_only` is no query parameter: it is
+    set (`only_public`) for a viewer without the admin token, and keeps every view to
+    the public tables' deals (docs/operations.md, "Access").
     """
 
     variant: str | None = None
@@ -74,6 +76,7 @@ class DealFilters:
     outcome: str | None = None
     since: datetime | None = None
     until: datetime | None = None
+    public_only: bool = False
 
     @classmethod
     def from_query(
@@ -106,9 +109,17 @@ class DealFilters:
             raise FilterError("since must be before until")
         return cls(variant, room, player, outcome, start, end)
 
+    def only_public(self) -> DealFilters:
+        """The same filters over the public tables' deals alone."""
+        return replace(self, public_only=True)
+
     def chosen(self) -> set[str]:
         """The names of the filters that are set."""
-        return {name for name in (f.name for f in fields(self)) if getattr(self, name) is not None}
+        return {
+            name
+            for name in (f.name for f in fields(self))
+            if getattr(self, name) not in (None, False)
+        }
 
     def terms_on(self, table: Table) -> list[ColumnElement[bool]]:
         """WHERE terms for `table`, whose columns are named as in `EQUALITY_COLUMNS` (and
@@ -132,6 +143,11 @@ class DealFilters:
                 )
             else:
                 raise ValueError(f"{table.name} cannot be filtered by {name}")
+        if self.public_only:
+            if "room_id" not in table.c:
+                raise ValueError(f"{table.name} cannot tell public tables from private ones")
+            public = select(rooms.c.room_id).where(rooms.c.public == true())
+            terms.append(table.c.room_id.in_(public))
         for moment, compare in ((self.since, operator.ge), (self.until, operator.lt)):
             if moment is None:
                 continue

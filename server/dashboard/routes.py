@@ -26,11 +26,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from server.api.errors import error_response
 from server.api.http import web_directory
 from server.api.query_values import whole_number, whole_number_in
+from server.api.room_access import Sight, room_sight
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
 from server.dashboard import operations as operation_queries
 from server.dashboard import summaries
-from server.dashboard.access import AccessDenied, require_admin
+from server.dashboard.access import AccessDenied, require_admin, scoped_filters, sees_every_table
 from server.dashboard.filters import DealFilters, FilterError
 from server.dashboard.settlements import api as settlement_api
 from server.dashboard.standings import standings as standings_query
@@ -78,8 +79,8 @@ def _store(request: Request) -> Any:
 
 
 # Every list's filters, as `DealFilters.from_query` declares them (its parameters are the
-# query parameters).
-Filters = Annotated[DealFilters, Depends(DealFilters.from_query)]
+# query parameters), kept to the public tables for a viewer without the admin token.
+Filters = Annotated[DealFilters, Depends(scoped_filters)]
 
 
 @router.get("/dashboard", include_in_schema=False)
@@ -122,9 +123,16 @@ async def show_deal(request: Request, deal_id: str) -> Response:
         return _error(404, "deal_not_found", f"no deal {deal_id[:20]!r}")
     async with _store(request).engine.connect() as conn:
         deal = await deal_queries.deal_breakdown(conn, number)
-    if deal is None:
+    if deal is None or not await _may_see_deal(request, deal["room_id"]):
+        # A private table's deal is no more there for a stranger than an unknown one.
         return _error(404, "deal_not_found", f"no deal {number}")
     return JSONResponse(deal)
+
+
+async def _may_see_deal(request: Request, room_id: str) -> bool:
+    """With the admin token any deal; without it a public table's, or one whose table's
+    own right (invite, seated token) the request carries."""
+    return sees_every_table(request) or await room_sight(request, room_id) is Sight.SEEN
 
 
 @api.get("/standings")
@@ -156,6 +164,9 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
     """Live tables and players, bot cover per player, deals ended by the time limit."""
     # create_app keeps the room manager in app.state.rooms.
     manager = getattr(request.app.state, "rooms", None)
+    snapshots = await manager.all_snapshots() if manager else []
+    if filters.public_only:
+        snapshots = [room for room in snapshots if room.public]
     async with _store(request).engine.connect() as conn:
         if summaries.answered_by_summaries(filters):
             cover = await summaries.bot_cover(conn, filters)
@@ -166,7 +177,7 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
             limited = await operation_queries.deal_limit_endings(conn, filters)
     return {
         # With several processes, the rooms of every one (their leases' snapshots).
-        "live": operation_queries.live_tables(await manager.all_snapshots() if manager else []),
+        "live": operation_queries.live_tables(snapshots),
         "bot_cover": cover,
         "deal_limit": limited,
     }

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from server.api.errors import error_response
 from server.api.house_rules import rule_changes
 from server.api.settle_up import point_value
-from server.dashboard.access import require_admin
+from server.dashboard.access import require_admin, require_room_sight
 from server.engine.rules import RulesError, TableRules
 from server.engine.settle_up import PointValue, SettleUpError, render_text, settle_up
 from server.store.schema import deal_players, deals, rooms
@@ -103,6 +103,7 @@ async def room_settlement(
 ) -> Response:
     """The room's games, each settled up at ``minor_per_point`` minor units of ``currency``."""
     value = point_value(currency, minor_per_point)
+    await require_room_sight(request, room_id[:64])
     async with request.app.state.store.engine.connect() as conn:
         room = (
             await conn.execute(
