@@ -22,9 +22,11 @@ export class ApiError extends Error {
   }
 }
 
-async function requestJson(method, path, body, token) {
+// Secrets ride in headers, never in a URL, where a server's or a proxy's log would keep them.
+async function requestJson(method, path, body, token, invite) {
   const options = { method, headers: { Accept: "application/json" } };
   if (token) options.headers.Authorization = `Bearer ${token}`;
+  if (invite) options.headers["X-Invite"] = invite;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -85,15 +87,13 @@ export function fillWithBots(roomId, { token, invite } = {}) {
 
 /** The public room object; a private table's needs the seated player's token or its invite. */
 export function fetchRoom(roomId, { token, invite } = {}) {
-  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
-  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}${query}`, undefined, token);
+  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}`, undefined, token, invite);
 }
 
 /** One game's settle-up: {balances, transfers, text}; `minor` is minor units per point. */
 export function settleUpGame(roomId, currency, minor, { token, invite } = {}) {
   const query = new URLSearchParams({ currency, minor_per_point: String(minor) });
-  if (invite) query.set("invite", invite);
-  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}/settle-up?${query}`, undefined, token);
+  return requestJson("GET", `/api/rooms/${encodeURIComponent(roomId)}/settle-up?${query}`, undefined, token, invite);
 }
 
 /** A night's settle-up over the rooms of `tokens`, between two ISO times. */

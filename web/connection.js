@@ -65,10 +65,17 @@ export class TableConnection {
 
   url() {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    let query = "";
-    if (this.token) query = `?token=${encodeURIComponent(this.token)}`;
-    else if (this.invite) query = `?invite=${encodeURIComponent(this.invite)}`;
-    return `${scheme}//${window.location.host}/ws/rooms/${encodeURIComponent(this.roomId)}${query}`;
+    return `${scheme}//${window.location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
+  }
+
+  // A browser sets no header on a WebSocket, so the secret rides as an offered subprotocol
+  // beside "mahjong-hall" (which the server answers), never in the URL that logs keep.
+  // Secrets are URL-safe base64; anything else (a mangled link) is not offered, since a
+  // subprotocol outside the token characters makes the WebSocket constructor throw.
+  protocols() {
+    const offer = (kind, secret) => (/^[A-Za-z0-9_-]+$/.test(secret || "") ? [`mahjong-hall.${kind}.${secret}`] : []);
+    if (this.token) return ["mahjong-hall", ...offer("token", this.token)];
+    return ["mahjong-hall", ...offer("invite", this.invite)];
   }
 
   report(status, detail) {
@@ -77,7 +84,7 @@ export class TableConnection {
 
   open() {
     this.report(this.attempt === 0 ? "connecting" : "reconnecting", { attempt: this.attempt });
-    const socket = new WebSocket(this.url());
+    const socket = new WebSocket(this.url(), this.protocols());
     this.socket = socket;
     let delivered = false;
     socket.addEventListener("message", (event) => {

@@ -1,9 +1,15 @@
 """May this request see this room? The one answer for every route that shows a table.
 
 A public table may be seen by anyone. An unlisted one only by whoever presents its invite
-secret (`?invite=`), or the token of a human seated there (`?token=`, or
-`Authorization: Bearer <token>`). The replay pages of finished deals ask the same
-question with `may_see_room`, so a private table's history is as private as its play.
+secret, or the token of a human seated there. The replay pages of finished deals ask the
+same question with `may_see_room`, so a private table's history is as private as its play.
+
+Where a secret rides: the table page sends it where no log line reaches it, an invite in
+the `X-Invite` header and a token as `Authorization: Bearer <token>`; on a WebSocket,
+whose headers a browser cannot set, as an offered subprotocol (`mahjong-hall.invite.<i>`,
+`mahjong-hall.token.<t>`, beside `mahjong-hall`, which the server answers). The query
+(`?invite=`, `?token=`) keeps working for outside clients; the server's log redacts it
+(docs/operations.md, "Logs").
 """
 
 from __future__ import annotations
@@ -17,20 +23,45 @@ from server.rooms.manager import RoomManager
 from server.store import hash_token
 
 INVITE_REQUIRED = "this table is private: open it with its invite link"
+# The WebSocket subprotocol the table page offers, and the prefixes of the secrets it
+# offers beside it (a browser sets no header on a WebSocket but this one).
+SUBPROTOCOL = "mahjong-hall"
+_OFFERED_INVITE = f"{SUBPROTOCOL}.invite."
+_OFFERED_TOKEN = f"{SUBPROTOCOL}.token."
+
+
+def _offered(connection: HTTPConnection, prefix: str) -> str | None:
+    """A secret offered as a WebSocket subprotocol `prefix<secret>`, if any."""
+    for offer in connection.scope.get("subprotocols") or ():
+        if offer.startswith(prefix) and len(offer) > len(prefix):
+            return str(offer[len(prefix) :])
+    return None
+
+
+def answered_subprotocol(connection: HTTPConnection) -> str | None:
+    """The subprotocol to accept a WebSocket with: ours when the client offered it (a
+    browser fails a connection whose offer goes unanswered), else none."""
+    return SUBPROTOCOL if SUBPROTOCOL in (connection.scope.get("subprotocols") or ()) else None
 
 
 def presented_invite(connection: HTTPConnection) -> str | None:
-    """The invite secret the request carries in its query, if any."""
-    return connection.query_params.get("invite") or None
+    """The invite secret the request carries: `X-Invite`, an offered subprotocol, `?invite=`."""
+    header = connection.headers.get("x-invite", "").strip()
+    return (
+        header
+        or _offered(connection, _OFFERED_INVITE)
+        or connection.query_params.get("invite")
+        or None
+    )
 
 
 def presented_token(connection: HTTPConnection) -> str | None:
-    """A player's token from `Authorization: Bearer ...`, else from `?token=`."""
+    """A player's token: `Authorization: Bearer ...`, an offered subprotocol, `?token=`."""
     header = connection.headers.get("authorization", "")
     scheme, _, credential = header.partition(" ")
     if scheme.lower() == "bearer" and credential.strip():
         return credential.strip()
-    return connection.query_params.get("token") or None
+    return _offered(connection, _OFFERED_TOKEN) or connection.query_params.get("token") or None
 
 
 class Sight(enum.Enum):

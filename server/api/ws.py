@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketState
 
 from server.api.address_limits import SocketCounts, client_key
 from server.api.errors import error_response
+from server.api.room_access import answered_subprotocol, presented_invite, presented_token
 from server.rooms import commands as cmd
 from server.rooms.clock import Clock
 from server.rooms.manager import RoomManager, RoomNotFoundError
@@ -206,7 +207,7 @@ class RateLimit:
 
 async def _refuse_connection(websocket: WebSocket, code: int, reason: str) -> None:
     # Accept first so the browser sees our close code (a refused handshake shows only 403).
-    await websocket.accept()
+    await websocket.accept(subprotocol=answered_subprotocol(websocket))
     await websocket.close(code, reason)
 
 
@@ -252,7 +253,8 @@ async def table_socket(websocket: WebSocket, room_id: str) -> None:
 async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
     """Check the token, join the room's broadcasts, and forward messages until the link ends."""
     manager: RoomManager = websocket.app.state.rooms
-    token = websocket.query_params.get("token") or None
+    # In the offered subprotocols (the table page) or the query (outside clients).
+    token = presented_token(websocket)
     try:
         await manager.bring_here(room_id)
     except (RoomElsewhereError, StoreUnavailable):
@@ -275,7 +277,7 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
             )
             return
         player_index = player.player_index
-    elif not actor.access.may_enter(websocket.query_params.get("invite") or None):
+    elif not actor.access.may_enter(presented_invite(websocket)):
         await _refuse_connection(websocket, CLOSE_FOREIGN_TOKEN, "invite required")
         return
     elif not actor.access.spectators_allowed:
@@ -287,7 +289,7 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
             websocket, CLOSE_SPECTATORS_FULL, "the room has as many spectators as it takes"
         )
         return
-    await websocket.accept()
+    await websocket.accept(subprotocol=answered_subprotocol(websocket))
     connection = SocketConnection(websocket, player_index)
     actor.tell(cmd.Connect(connection))
     try:

@@ -65,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         host=settings.host,
         port=port,
         log_config=log_config,
+        # The app writes its own access lines, without secrets (observability/access_log.py).
+        access_log=False,
         # uvicorn's implementations (docs/benchmarks.md, "Server load", compares them).
         loop=settings.uvicorn_loop,
         **uvicorn_http_options(settings.uvicorn_http, settings.limits),

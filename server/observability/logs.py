@@ -2,9 +2,11 @@
 
 Every line carries the ``room_id`` and ``deal_id`` of the table it is about, taken from
 ``log_context(...)`` (a context variable, so each table's asyncio task keeps its own)
-or from ``extra={"room_id": ...}``. Player tokens are secrets: a filter on the handler
-scrubs anything that looks like one (``token=...``, ``"token": "..."``, ``Bearer ...``)
-from every record, uvicorn's access lines included, before any formatter sees it.
+or from ``extra={"room_id": ...}``. Player tokens and invites are secrets: a filter on the
+handler scrubs anything that looks like one (``token=...``, ``invite=...``, ``"token":
+"..."``, ``Bearer ...``) from every record of every logger, uvicorn's included, before any
+formatter sees it. The access lines are the app's own (``access_log.py``); uvicorn's echoes
+of them are dropped (`UvicornEchoFilter`).
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-REDACTED = "[redacted]"
+from server.observability.access_log import REDACTED, handshake_refused
 
 # key=value, key: value and "key": "value" where the key names a token or secret,
 # and HTTP bearer credentials. Hashes of tokens are scrubbed too: they are not the
 # token, but nothing needs them in a log.
 _SECRET_PAIR = re.compile(
-    r"""(?P<key>["']?[A-Za-z_]*(?:token|secret|password)[A-Za-z_]*["']?\s*[:=]\s*["']?)"""
+    r"""(?P<key>["']?[A-Za-z_]*(?:token|secret|password|invite)[A-Za-z_]*["']?\s*[:=]\s*["']?)"""
     r"""(?P<value>[^"'&\s,;}]+)""",
     re.IGNORECASE,
 )
@@ -115,6 +117,27 @@ class TokenScrubFilter(logging.Filter):
         return True
 
 
+# uvicorn's per-socket lines ('... "WebSocket /ws/..." [accepted]', '... 403'), which the
+# app's own access lines replace, and its line for a handshake the app refused with an
+# HTTP answer on purpose.
+_UVICORN_SOCKET_LINE = '%s - "WebSocket %s"'
+_UNFINISHED_HANDSHAKE = "ASGI callable returned without completing handshake"
+
+
+class UvicornEchoFilter(logging.Filter):
+    """Drop uvicorn's lines that only echo what the app logs itself, better worded."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for uvicorn's socket access lines, and for its ERROR about a handshake
+        the app refused on purpose (``access_log.handshake_refused``)."""
+        if not record.name.startswith("uvicorn"):
+            return True
+        message = str(record.msg)
+        if message.startswith(_UVICORN_SOCKET_LINE):
+            return False
+        return not (message.startswith(_UNFINISHED_HANDSHAKE) and handshake_refused.get())
+
+
 class JsonLinesFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, room_id, deal_id, extras."""
 
@@ -158,6 +181,7 @@ def make_handler(log_format: str | None = None, stream: Any = None) -> logging.H
     chosen = (log_format or "text").lower()
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(JsonLinesFormatter() if chosen == "json" else TextFormatter())
+    handler.addFilter(UvicornEchoFilter())
     handler.addFilter(ContextFilter())
     handler.addFilter(TokenScrubFilter())
     return handler
@@ -198,6 +222,7 @@ def uvicorn_log_config(log_format: str | None = None, level: str | None = None) 
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {
+            "echoes": {"()": UvicornEchoFilter},
             "context": {"()": ContextFilter},
             "scrub": {"()": TokenScrubFilter},
         },
@@ -207,7 +232,7 @@ def uvicorn_log_config(log_format: str | None = None, level: str | None = None) 
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
                 "formatter": "hall",
-                "filters": ["context", "scrub"],
+                "filters": ["echoes", "context", "scrub"],
             }
         },
         "root": {

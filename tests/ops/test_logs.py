@@ -70,7 +70,9 @@ def test_tokens_are_scrubbed_from_args_extras_and_uvicorn_access_lines(
     json_log: io.StringIO,
 ) -> None:
     access = logging.getLogger("uvicorn.access")
-    access.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5000", f"/ws/rooms/r?token={TOKEN}")
+    access.info(
+        '%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", f"/ws/rooms/r?token={TOKEN}", "1.1", 101
+    )
     logging.getLogger("server.api").info(
         "joined", extra={"token": TOKEN, "request": {"query": f"token={TOKEN}"}}
     )
