@@ -13,7 +13,7 @@ from server.api.address_limits import AddressBuckets, SocketCounts
 from server.api.limits import LimitSettings
 from server.api.request_guards import RequestGuards
 from server.observability import HallMetrics, metrics, watch_rooms
-from server.observability.access_log import AccessLog
+from server.observability.access_log import AccessLog, RefusalLog
 from server.rooms.clock import Clock, SystemClock
 from server.rooms.manager import RoomManager
 from server.rooms.ownership import RoomOwnership, new_owner_id
@@ -81,6 +81,7 @@ def create_app(
         try:
             yield
         finally:
+            refusals.flush()  # the refused handshakes not yet summed up
             await manager.shutdown()
             if own_store:
                 await the_store.close()
@@ -97,7 +98,8 @@ def create_app(
     app.add_middleware(RequestGuards, limits=the_limits)
     # Outermost (added last), so the guards' refusals get their access line too; uvicorn's
     # own access log is off (`serve`), as it would print secrets in query strings.
-    app.add_middleware(AccessLog)
+    refusals = RefusalLog()
+    app.add_middleware(AccessLog, refusals=refusals)
     # The sockets' rate limits run on real time even when a test drives the rooms' clock
     # by hand: a client's pace is real, and a frozen bucket would never refill.
     app.state.socket_clock = SystemClock()
