@@ -3,6 +3,8 @@ of a house-rules table is the engine's own (`TableRules`, the settlement)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 
 from server.engine.rules import FAN_CAP_CHOICES, MIN_FAN_CHOICES, TableRules
@@ -55,3 +57,24 @@ async def test_a_rule_the_table_does_not_offer_is_a_422_naming_it(
         assert answer.json()["error"]["code"] == "validation_error"
         assert f"rules.{field}" in answer.json()["error"]["message"]
     assert (await http.get("/api/house-rules/riichi")).status_code == 404
+
+
+async def test_the_half_table_halves_win_values_and_keeps_kong_payments(
+    http: httpx.AsyncClient,
+) -> None:
+    """Issue 25, point 13: what the Rules panel shows under the half table is what the deal
+    pays (scenario hk_house_half_points_keeps_kong_payments) and what docs/rules.md says."""
+    seed = (await http.get("/api/house-rules/hk")).json()
+    half = (await http.get("/api/house-rules/hk", params={"points": "half"})).json()
+    seed_points = {row["fan"]: row["points"] for row in seed["points"]}
+    assert {row["fan"]: row["points"] for row in half["points"]} == {
+        fan: (points + 1) // 2 for fan, points in seed_points.items()
+    }
+    kongs = ("kong_exposed", "kong_added", "kong_concealed")
+    paid = {rule["id"]: rule["points"] for rule in half["payments"] if rule["id"] in kongs}
+    assert paid == {"kong_exposed": 2, "kong_added": 1, "kong_concealed": 2}
+    assert paid == {rule["id"]: rule["points"] for rule in seed["payments"] if rule["id"] in kongs}
+    rules_doc = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
+    entry = rules_doc.split("- **`points`** (Hong Kong)", 1)[1].split("\n- **", 1)[0]
+    assert "kong payments" in entry and "stay" in entry
+    assert "hk_house_half_points_keeps_kong_payments" in entry
