@@ -22,11 +22,13 @@ RUN groupadd --system --gid 10001 mahjong \
 
 # The package is installed from pyproject.toml as an editable install rooted at /app, so
 # the server finds web/ and migrations/ beside its own source, exactly as in a checkout.
-COPY pyproject.toml README.md ./
+# constraints.txt pins every dependency to the versions the tests passed on, so a rebuild
+# next year installs the same ones.
+COPY pyproject.toml README.md constraints.txt ./
 COPY server ./server
 COPY web ./web
 COPY migrations ./migrations
-RUN pip install --no-cache-dir -e . \
+RUN pip install --no-cache-dir -c constraints.txt -e . \
     && mkdir -p /app/data \
     && chown mahjong:mahjong /app/data
 

@@ -19,7 +19,7 @@ from server.observability.logs import configure_logging
 from tests.live import free_port
 from tests.serve import ServerProcess, serve_command, server_environment
 
-FLOOD = 60  # of each kind
+FLOOD = 40  # of each kind
 
 
 async def _knock(url: str, **options: object) -> str:
