@@ -105,6 +105,7 @@ def problem_words(problem: dict[str, Any]) -> str:
         "bool_type": "must be true or false",
         "bool_parsing": "must be true or false",
         "string_type": "must be a string",
+        "string_unicode": "must be valid Unicode text",
         "list_type": "must be a list",
         "dict_type": "must be an object",
         "model_type": "must be an object",
