@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from server.observability.logs import configure_logging, log_context, scrub
+from tests.ops.log_capture import captured_log
 
 TOKEN = "Zx81-secret_token.value"
 
@@ -17,13 +18,8 @@ TOKEN = "Zx81-secret_token.value"
 @pytest.fixture
 def json_log() -> Iterator[io.StringIO]:
     """The root logger writing JSON lines into a buffer, restored afterwards."""
-    stream = io.StringIO()
-    root = logging.getLogger()
-    level = root.level
-    handler = configure_logging("json", "DEBUG", stream)
-    yield stream
-    root.removeHandler(handler)
-    root.setLevel(level)
+    with captured_log("json", "DEBUG") as stream:
+        yield stream
 
 
 def _lines(stream: io.StringIO) -> list[dict[str, object]]:

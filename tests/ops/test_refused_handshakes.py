@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,8 +14,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.observability.access_log import RefusalLog
-from server.observability.logs import configure_logging
 from tests.live import free_port
+from tests.ops.log_capture import captured_log
 from tests.serve import ServerProcess, serve_command, server_environment
 
 FLOOD = 40  # of each kind
@@ -89,13 +88,8 @@ class Clock:
 
 @pytest.fixture
 def captured() -> Iterator[io.StringIO]:
-    stream = io.StringIO()
-    root = logging.getLogger()
-    level = root.level
-    handler = configure_logging("text", "INFO", stream)
-    yield stream
-    root.removeHandler(handler)
-    root.setLevel(level)
+    with captured_log("text", "INFO") as stream:
+        yield stream
 
 
 def test_refusals_are_written_once_per_kind_and_window(captured: io.StringIO) -> None:
