@@ -32,6 +32,9 @@ _SECRET_PAIR = re.compile(
     re.IGNORECASE,
 )
 _BEARER = re.compile(r"(?P<key>bearer\s+)(?P<value>[^\s\"',;]+)", re.IGNORECASE)
+# A secret offered as a WebSocket subprotocol (api/room_access.py), which websockets logs
+# with the handshake's headers at DEBUG.
+_OFFERED = re.compile(r"(?P<key>mahjong-hall\.(?:token|invite)\.)(?P<value>[A-Za-z0-9_-]+)")
 
 # An immutable default (a tuple of pairs) so no task can change another's context.
 _context: contextvars.ContextVar[tuple[tuple[str, Any], ...]] = contextvars.ContextVar(
@@ -51,6 +54,7 @@ _STANDARD_ATTRIBUTES = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, 
 def scrub(text: str) -> str:
     """``text`` with every token-like value replaced by ``[redacted]``."""
     text = _SECRET_PAIR.sub(lambda m: m.group("key") + REDACTED, text)
+    text = _OFFERED.sub(lambda m: m.group("key") + REDACTED, text)
     return _BEARER.sub(lambda m: m.group("key") + REDACTED, text)
 
 

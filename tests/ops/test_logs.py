@@ -49,6 +49,10 @@ def test_json_lines_carry_room_and_deal_ids(json_log: io.StringIO) -> None:
         f"Authorization: Bearer {TOKEN}",
         f"join ok token_hash={TOKEN}",
         f"admin_token: {TOKEN}",
+        f"GET /api/rooms/r?invite={TOKEN} HTTP/1.1",
+        f"< x-invite: {TOKEN}",
+        f"< sec-websocket-protocol: mahjong-hall, mahjong-hall.token.{TOKEN}",
+        f"< sec-websocket-protocol: mahjong-hall, mahjong-hall.invite.{TOKEN}",
     ],
 )
 def test_scrub_removes_token_values(text: str) -> None:

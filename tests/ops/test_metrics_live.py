@@ -124,15 +124,19 @@ async def test_a_games_log_carries_room_and_deal_ids_and_no_token(tmp_path: Path
 
 async def test_operations_view_shows_live_tables_and_connected_players(tmp_path: Path) -> None:
     with LiveHall(tmp_path / "hall.sqlite3") as hall:
+        # The table is private: the host's dashboard shows it with the admin token only.
+        hall.app.state.admin_token = "host-only"
+        admin = {"Authorization": "Bearer host-only"}
         async with httpx.AsyncClient(base_url=hall.base, timeout=10) as client:
             room_id, token = await _seat_human_with_bots(client, "kaki3")
             player = await TableClient.open(hall.socket_url(room_id, token), "Ana")
             try:
                 await player.receive()
-                live = (await client.get("/api/dashboard/operations")).json()["live"]
+                answer = await client.get("/api/dashboard/operations", headers=admin)
+                live = answer.json()["live"]
                 # The deal in progress is listed live, but its breakdown stays hidden.
                 room = next(r for r in live["rooms"] if r["room_id"] == room_id)
-                hidden = await client.get(f"/api/dashboard/deals/{room['deal_id']}")
+                hidden = await client.get(f"/api/dashboard/deals/{room['deal_id']}", headers=admin)
             finally:
                 await player.close()
     assert live["tables"] >= 1 and live["connected_players"] >= 1

@@ -227,4 +227,5 @@ def test_an_evening_leaves_no_secret_in_the_log(tmp_path: Path) -> None:
     assert "invite=[redacted]" in log and "token=[redacted]" in log
     assert len(evening.secrets) >= 8
     found = {label for label, secret in evening.secrets.items() if secret in log}
-    assert found == set(), f"secrets in the log: {sorted(found)}"
+    lines = [line for line in log.splitlines() if any(s in line for s in evening.secrets.values())]
+    assert found == set(), f"secrets in the log: {sorted(found)}:\n" + "\n".join(lines[:5])
