@@ -166,7 +166,11 @@ def _kongs(deal: PlayedDeal, player_at: Mapping[str, int]) -> list[dict[str, Any
     for event in deal.events:
         if event["type"] == "claim" and event["meld"]["kind"] == "kong":
             kongs.append(
-                {"player": player_at[event["seat"]], "kind": "exposed", "from": player_at[event["from"]]}
+                {
+                    "player": player_at[event["seat"]],
+                    "kind": "exposed",
+                    "from": player_at[event["from"]],
+                }
             )
         elif event["type"] == "kong":
             kongs.append({"player": player_at[event["seat"]], "kind": event["kind"]})

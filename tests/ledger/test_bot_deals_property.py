@@ -14,8 +14,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine.rules import FAN_CAP_CHOICES, MIN_FAN_CHOICES, PAYMENT_CHOICES, POINTS_CHOICES
-from server.engine.rules import TableRules
+from server.engine.rules import (
+    FAN_CAP_CHOICES,
+    MIN_FAN_CHOICES,
+    PAYMENT_CHOICES,
+    POINTS_CHOICES,
+    TableRules,
+)
 from server.engine.variants import get_variant
 from server.ledger import HandEntry, LedgerSetup, reckon_night
 from tests.ledger.deal_entries import entry_json, play_bot_deal, seat_payments

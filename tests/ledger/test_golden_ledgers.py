@@ -75,7 +75,9 @@ def test_each_hand_pays_what_the_replay_pays(group: str) -> None:
             (seat_of[p.payer], seat_of[p.payee], p.points, p.reason)
             for p in hand.reckoning.payments
         )
-        expected = sorted((p["from"], p["to"], p["points"], p["reason"]) for p in replayed["payments"])
+        expected = sorted(
+            (p["from"], p["to"], p["points"], p["reason"]) for p in replayed["payments"]
+        )
         assert paid == expected, name
         net = {seat_of[player]: points for player, points in enumerate(hand.net)}
         assert net == replayed["scores"], name
