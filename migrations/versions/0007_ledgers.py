@@ -79,7 +79,7 @@ def upgrade() -> None:
         sa.Column("player_name", sa.String(length=100), nullable=False),
         sa.Column("variant", sa.String(length=16), nullable=False),
         sa.Column("outcome", sa.String(length=16), nullable=False),
-        sa.Column("entered_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("ended_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("net_points", sa.Integer(), nullable=False),
         sa.Column("won", sa.Boolean(), nullable=False),
         sa.Column("self_drawn", sa.Boolean(), nullable=False),
@@ -90,9 +90,9 @@ def upgrade() -> None:
         ),
     )
     op.create_index(op.f("ix_ledger_figures_player_name"), "ledger_figures", ["player_name"])
-    op.create_index(op.f("ix_ledger_figures_entered_at"), "ledger_figures", ["entered_at"])
+    op.create_index(op.f("ix_ledger_figures_ended_at"), "ledger_figures", ["ended_at"])
     op.create_index(
-        op.f("ix_ledger_figures_variant_entered_at"), "ledger_figures", ["variant", "entered_at"]
+        op.f("ix_ledger_figures_variant_ended_at"), "ledger_figures", ["variant", "ended_at"]
     )
 
 

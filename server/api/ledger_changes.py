@@ -77,7 +77,7 @@ def hand_figures(night: Night, hands: Sequence[StoredHand]) -> list[HandFigure]:
                     player_index=player,
                     player_name=name,
                     outcome=entry.outcome,
-                    entered_at=stored.entered_at,
+                    ended_at=stored.entered_at,
                     net_points=reckoned.net[player],
                     won=player in fans,
                     self_drawn=player in fans and entry.self_drawn,

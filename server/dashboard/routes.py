@@ -10,6 +10,7 @@
 | ``GET /api/dashboard/charts`` | winning fan, outcomes, patterns, durations |
 | ``GET /api/dashboard/operations`` | live tables, bot cover per player, deal-limit endings |
 | ``GET /api/dashboard/rooms/{room_id}/settlement`` | a room's games settled up (``settlements.py``) |
+| ``GET /api/dashboard/ledgers`` | real-table nights, beside the online games (``ledgers.py``) |
 
 Filters on every list, declared once by ``DealFilters.from_query``: ``variant``, ``room``,
 ``player``, ``outcome``, ``since``, ``until`` (ISO dates; ``until`` is inclusive of its day).
@@ -27,6 +28,7 @@ from server.api.errors import error_response
 from server.api.http import web_directory
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
+from server.dashboard import ledgers as ledger_nights
 from server.dashboard import operations as operation_queries
 from server.dashboard import summaries
 from server.dashboard.access import AccessDenied, require_admin
@@ -38,6 +40,7 @@ ASSETS = {
     "dashboard.js": "text/javascript; charset=utf-8",
     "dashboard-charts.js": "text/javascript; charset=utf-8",
     "dashboard-games.js": "text/javascript; charset=utf-8",
+    "dashboard-ledgers.js": "text/javascript; charset=utf-8",
     "dashboard.css": "text/css; charset=utf-8",
 }
 
@@ -133,8 +136,11 @@ async def show_standings(
     """Points per player across rooms and games."""
     async with _store(request).engine.connect() as conn:
         if summaries.answered_by_summaries(filters):
-            return await summaries.standings(conn, filters, include_bots, limit)
-        return await standings_query(conn, filters, include_bots, limit)
+            answer = await summaries.standings(conn, filters, include_bots, limit)
+        else:
+            answer = await standings_query(conn, filters, include_bots, limit)
+        # Real-table nights join when their host chose so (ledgers.py).
+        return await ledger_nights.join_standings(conn, filters, limit, answer)
 
 
 @api.get("/charts")
@@ -169,3 +175,4 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
 
 router.include_router(api)
 router.include_router(settlement_api)
+router.include_router(ledger_nights.api)

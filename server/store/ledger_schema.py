@@ -85,7 +85,8 @@ ledger_figures = Table(
     Column("player_name", NAME, nullable=False, index=True),
     Column("variant", VARIANT, nullable=False),
     Column("outcome", String(16), nullable=False),
-    Column("entered_at", UtcDateTime, nullable=False, index=True),
+    # When the hand ended (was entered): the dashboard's date filters read it.
+    Column("ended_at", UtcDateTime, nullable=False, index=True),
     Column("net_points", Integer, nullable=False),
     Column("won", Boolean, nullable=False),
     Column("self_drawn", Boolean, nullable=False),
@@ -95,4 +96,4 @@ ledger_figures = Table(
 )
 
 # The dashboard's standings by table over a date range, as for online deals.
-Index(None, ledger_figures.c.variant, ledger_figures.c.entered_at)
+Index(None, ledger_figures.c.variant, ledger_figures.c.ended_at)

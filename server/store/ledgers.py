@@ -102,7 +102,7 @@ class HandFigure:
     player_index: int
     player_name: str
     outcome: str
-    entered_at: datetime
+    ended_at: datetime
     net_points: int
     won: bool
     self_drawn: bool
