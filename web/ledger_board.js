@@ -66,9 +66,17 @@ function changeWords(change, names) {
   if (change.action === "standings") return { who, what: t(change.after.in_standings ? "ledger.history.standings_on" : "ledger.history.standings_off"), detail: "" };
   const what = t(`ledger.history.${change.action}`, { number: change.hand_no });
   const detail = change.action === "edit"
-    ? t("ledger.history.was_now", { was: words(change.before, names), now: words(change.after, names) })
+    ? `${t("ledger.history.was_now", { was: words(change.before, names), now: words(change.after, names) })} · ${changedParts(change)}`
     : words(change.after || change.before, names);
   return { who, what, detail };
+}
+
+const PARTS = ["outcome", "winner", "discarder", "hand", "more_winners", "losers", "liable", "kongs", "families", "last_to_draw"];
+
+/** Which parts of a hand an edit changed ("changed: who was liable"). */
+function changedParts(change) {
+  const differs = PARTS.filter((part) => JSON.stringify(change.before?.[part] ?? null) !== JSON.stringify(change.after?.[part] ?? null));
+  return t("ledger.history.changed", { parts: differs.map((part) => t(`ledger.part.${part}`)).join(t("list.comma")) });
 }
 
 function words(entry, names) {

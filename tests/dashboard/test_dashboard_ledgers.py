@@ -18,19 +18,11 @@ import pytest
 from server.store import open_store
 from tests.dashboard.history import load_history, write_history
 from tests.ledger.hands import ANIMALS_THREE, ANIMALS_TWO, full_flush
-from tests.ledger.ledger_hall import LedgerHall, add, open_ledger
-from tests.pg import drop_database, postgres_url_or_skip
+from tests.ledger.ledger_hall import LedgerHall, add, open_ledger, served
 
 
-@pytest.fixture(scope="module", params=["sqlite", "postgres"])
-def hall(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[LedgerHall]:
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('nights') / 'hall.sqlite3'}"
-    else:
-        url = postgres_url_or_skip()
-    hall = LedgerHall(url)  # migrates
+def with_history(url: str) -> None:
+    """The dashboard tests' online history, written into the migrated database."""
 
     async def fill() -> None:
         store = await open_store(url)
@@ -40,11 +32,14 @@ def hall(
             await store.close()
 
     asyncio.run(fill())
-    hall.start()
-    yield hall
-    hall.stop()
-    if request.param == "postgres":
-        drop_database(url)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def hall(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LedgerHall]:
+    with served(request.param, tmp_path_factory.mktemp("nights"), with_history) as hall:
+        yield hall
 
 
 @pytest.fixture

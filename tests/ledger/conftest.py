@@ -14,8 +14,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.ledger.ledger_hall import LedgerHall
-from tests.pg import drop_database, postgres_url_or_skip
+from tests.ledger.ledger_hall import LedgerHall, served
 
 settings.register_profile(
     "ledger_bot_deals",
@@ -30,15 +29,8 @@ def ledger_hall(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[LedgerHall]:
     """A real server (uvicorn in a thread) on SQLite and on Postgres, one per module."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('ledger') / 'hall.sqlite3'}"
-    else:
-        url = postgres_url_or_skip()
-    hall = LedgerHall(url).start()
-    yield hall
-    hall.stop()
-    if request.param == "postgres":
-        drop_database(url)
+    with served(request.param, tmp_path_factory.mktemp("ledger")) as hall:
+        yield hall
 
 
 @pytest.fixture

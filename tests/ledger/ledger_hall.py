@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -10,6 +13,7 @@ import uvicorn
 from server.app import create_app
 from server.store import apply_migrations
 from tests.live import ServerThread, free_port
+from tests.pg import drop_database, postgres_url_or_skip
 
 
 class LedgerHall:
@@ -38,6 +42,28 @@ class LedgerHall:
 
     def stop(self) -> None:
         self.serving.stop()
+
+
+@contextmanager
+def served(
+    database: str, folder: Path, before_start: Callable[[str], None] | None = None
+) -> Iterator[LedgerHall]:
+    """A hall on a fresh `database` ("sqlite", in `folder`, or "postgres", dropped after);
+    `before_start(url)` may fill the migrated database first."""
+    url = (
+        postgres_url_or_skip()
+        if database == "postgres"
+        else f"sqlite+aiosqlite:///{folder / 'hall.sqlite3'}"
+    )
+    hall = LedgerHall(url)
+    try:
+        if before_start is not None:
+            before_start(url)
+        yield hall.start()
+    finally:
+        hall.stop()
+        if database == "postgres":
+            drop_database(url)
 
 
 KAKI3_PLAYERS = ["Ana", "Bo", "Cy"]

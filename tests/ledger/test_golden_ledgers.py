@@ -67,7 +67,10 @@ def test_each_hand_pays_what_the_replay_pays(group: str) -> None:
         dealers.add(coming.dealer)
         played = play_scenario(document)
         assert played is not None, name
-        entries.append(setup.read_entry(entry_json(played, player_at)))
+        entry = setup.read_entry(entry_json(played, player_at))
+        # What is stored reads back as the same hand.
+        assert setup.read_entry(entry.to_json()) == entry, name
+        entries.append(entry)
         hand = reckon_night(setup, entries).hands[-1]
         replayed = replay_document(json.dumps(document))
         seat_of = hand.seating.seat_of
