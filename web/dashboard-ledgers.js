@@ -17,7 +17,7 @@ export async function showLedgerNights(api, filters) {
   body.replaceChildren(...answer.ledgers.map((night) => element("tr", { "data-testid": "ledger-row", "data-ledger-id": night.ledger_id },
     cell(new Date(night.created_at).toLocaleString(LOCALE, { dateStyle: "short", timeStyle: "short" })),
     cell(variantName(night.variant)),
-    element("td", {}, element("span", { class: "badge real-table", text: t("dash.real_table") }), " ", night.name || ""),
+    element("td", {}, element("span", { class: "real-table", text: t("dash.real_table") }), " ", night.name || ""),
     cell(night.players.map((name) => `${name} ${formatSigned(night.scores[name])}`).join(t("list.comma"))),
     cell(night.hands, "number"),
     cell(t(night.in_standings ? "dash.in_standings" : "dash.kept_apart"), night.in_standings ? null : "muted"))));

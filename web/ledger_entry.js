@@ -99,7 +99,10 @@ export class HandForm {
   whole() {
     const draft = this.draft;
     if (draft.outcome === "draw") return !this.kaki3 || draft.lastToDraw !== null;
-    return draft.outcome === "win" && draft.winner !== null && draft.discarder !== undefined && draft.hand.concealed.length === handSize(draft);
+    if (draft.outcome !== "win" || draft.winner === null || draft.discarder === undefined) return false;
+    // Each shown kong must be told how it was made before its payment can be worked out.
+    const untold = kongsToTell(draft, this.names.length).some(({ key }) => !draft.kongHow[key]);
+    return !untold && draft.hand.concealed.length === handSize(draft);
   }
 
   body() {

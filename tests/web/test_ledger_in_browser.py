@@ -147,3 +147,27 @@ def test_a_hand_short_of_fan_says_why_and_cannot_be_saved(
     expect(answer).to_contain_text("4 of 5 fan")
     expect(page.get_by_test_id("save-hand")).to_be_disabled()
     assert page_problems.messages == []
+
+
+def test_the_lobby_opens_a_ledger_and_its_opener_is_the_host(
+    live_server: LiveServer, browser_context: BrowserContext, page_problems: PageProblems
+) -> None:
+    page = browser_context.new_page()
+    page.set_viewport_size(PHONE)
+    page_problems.watch(page)
+    page.goto(f"{live_server.url}/")
+    page.get_by_test_id("ledger-link").click()
+    page.get_by_test_id("ledger-variant-hk").check()
+    for index, name in enumerate(("Ana", "Bo", "Cy", "Di")):
+        page.get_by_test_id(f"player-name-{index}").fill(name)
+    page.get_by_test_id("open-ledger-submit").click()
+    expect(page.get_by_test_id("next-hand")).to_contain_text("Hand 1: Ana deals, East round")
+    expect(page.get_by_test_id("ledger-scores").locator("li")).to_have_count(4)
+    # Only the opener's browser holds the host's secret: the standings switch is theirs.
+    switch = page.get_by_test_id("in-standings")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    expect(page.get_by_test_id("in-standings")).to_have_attribute("aria-pressed", "true")
+    page.get_by_test_id("show-history").locator("summary").click()
+    expect(page.get_by_test_id("ledger-history")).to_contain_text("counted the night")
+    assert page_problems.messages == []
