@@ -29,6 +29,7 @@ export function emptyDraft() {
     inDeal: new Set(),
     drawFamilies: new Set(),
     lastToDraw: null,
+    moreWinners: null,
   };
 }
 
@@ -164,6 +165,7 @@ export function handBody(draft, players, kaki3) {
         win,
       },
     });
+    if (draft.moreWinners && draft.discarder !== null) body.more_winners = draft.moreWinners;
     if (kaki3) {
       body.losers = losersOf(draft, players).map((player) => {
         const loser = draft.losers[player] || { bonus: [], sets: [], fei: 0 };
@@ -197,6 +199,8 @@ export function draftOf(entry, players) {
     draft.flags = { ...(hand.win || {}) };
     for (const loser of entry.losers || []) draft.losers[loser.player] = { bonus: parseTiles(loser.bonus), sets: melds(loser.sets), fei: loser.fei || 0 };
     draft.liable = entry.liable ?? null;
+    // Several Hong Kong winners are entered through the API; a change here keeps them.
+    draft.moreWinners = entry.more_winners || null;
   }
   draft.lastToDraw = entry.last_to_draw ?? null;
   for (const family of entry.families || []) {
