@@ -142,7 +142,8 @@ async function showDeals() {
   if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: t("dash.no_deals") })));
   document.getElementById("newer").disabled = state.offset === 0;
   document.getElementById("older").disabled = !page.has_more;
-  await showLedgerNights(api, filters()); // real-table nights beside the online games
+  // Real-table nights beside the online games; the deals do not wait for them.
+  showLedgerNights(api, filters()).catch(report);
 }
 
 async function showDeal(dealId) {

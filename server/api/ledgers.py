@@ -164,11 +164,13 @@ async def check_hand(request: Request, ledger_id: str) -> dict[str, Any]:
     """
     call = await _body(request)
     replacing = call.hand.pop("hand_no", None)
+    if replacing is not None and (not isinstance(replacing, int) or isinstance(replacing, bool)):
+        raise ApiError(422, "validation_error", "hand_no: the number of the hand it would replace")
     opened = await open_ledger(request, ledger_id, call.invite)
     entries = opened.entries
     try:
         entry = opened.setup.read_entry(call.hand)
-        if isinstance(replacing, int) and not isinstance(replacing, bool):
+        if replacing is not None:
             at = hand_index(opened, replacing)
             entries[at] = entry
         else:
