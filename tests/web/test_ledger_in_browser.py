@@ -27,6 +27,15 @@ def open_ledger(live_server: LiveServer) -> dict[str, str]:
     return opened
 
 
+def phone(context: BrowserContext, problems: PageProblems, url: str) -> Page:
+    """A page at 360x740 on `url`, its console watched."""
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    problems.watch(page)
+    page.goto(url)
+    return page
+
+
 def tap_tile(page: Page, tile: str) -> None:
     page.get_by_test_id("tile-picker").locator(f'[data-tile="{tile}"]').click()
 
@@ -38,10 +47,7 @@ def test_a_three_kaki_hand_entered_by_taps_shows_its_payments(
     page_problems: PageProblems,
 ) -> None:
     opened = open_ledger(live_server)
-    page = browser_context.new_page()
-    page.set_viewport_size(PHONE)
-    page_problems.watch(page)
-    page.goto(opened["url"])
+    page = phone(browser_context, page_problems, opened["url"])
     # The invite leaves the address bar once the page holds it.
     expect(page).to_have_url(f"{live_server.url}/ledgers/{opened['ledger_id']}")
     watcher = chromium_browser.new_context(viewport=PHONE)
@@ -116,10 +122,7 @@ def test_a_hand_short_of_fan_says_why_and_cannot_be_saved(
     live_server: LiveServer, browser_context: BrowserContext, page_problems: PageProblems
 ) -> None:
     opened = open_ledger(live_server)
-    page = browser_context.new_page()
-    page.set_viewport_size(PHONE)
-    page_problems.watch(page)
-    page.goto(opened["url"])
+    page = phone(browser_context, page_problems, opened["url"])
     page.get_by_test_id("winner-0").click()
     page.get_by_test_id("discarder-none").click()
     for tile in (
@@ -152,10 +155,7 @@ def test_a_hand_short_of_fan_says_why_and_cannot_be_saved(
 def test_the_lobby_opens_a_ledger_and_its_opener_is_the_host(
     live_server: LiveServer, browser_context: BrowserContext, page_problems: PageProblems
 ) -> None:
-    page = browser_context.new_page()
-    page.set_viewport_size(PHONE)
-    page_problems.watch(page)
-    page.goto(f"{live_server.url}/")
+    page = phone(browser_context, page_problems, f"{live_server.url}/")
     page.get_by_test_id("ledger-link").click()
     page.get_by_test_id("ledger-variant-hk").check()
     for index, name in enumerate(("Ana", "Bo", "Cy", "Di")):
