@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from server.api import house_rules, http, replays, settle_up, variant_info, ws
+from server.api import house_rules, http, ledgers, replays, settle_up, variant_info, ws
 from server.api.address_limits import AddressBuckets, SocketCounts
 from server.api.limits import LimitSettings
 from server.api.request_guards import RequestGuards
@@ -110,6 +110,7 @@ def create_app(
     app.include_router(house_rules.router)
     app.include_router(ws.router)
     app.include_router(replays.router)  # issue 18: replay viewer and export
+    ledgers.install(app)  # issue 29: the ledger of a real table
     try:
         from server.observability import router as operations_router
 

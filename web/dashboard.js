@@ -4,6 +4,7 @@
 
 import { barList, columnChart } from "/dashboard/assets/dashboard-charts.js";
 import { rulesText, showRoomGames } from "/dashboard/assets/dashboard-games.js";
+import { noteLedgersJoined, showLedgerNights } from "/dashboard/assets/dashboard-ledgers.js";
 import { LOCALE, formatNumber, has, installLanguageMenu, t, translatePage } from "/static/i18n.js";
 import { patternName, paymentReason, variantName } from "/static/labels.js";
 import { tileShortName } from "/static/tiles.js";
@@ -141,6 +142,8 @@ async function showDeals() {
   if (!page.deals.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: t("dash.no_deals") })));
   document.getElementById("newer").disabled = state.offset === 0;
   document.getElementById("older").disabled = !page.has_more;
+  // Real-table nights beside the online games; the deals do not wait for them.
+  showLedgerNights(api, filters()).catch(report);
 }
 
 async function showDeal(dealId) {
@@ -207,6 +210,7 @@ async function showStandings() {
     cell(p.wins, "number"), cell(p.self_draws, "number"), cell(p.dealt_in, "number"),
     cell(p.average_winning_fan, "number"), cell(p.rooms, "number"))));
   if (!table.players.length) body.append(element("tr", {}, element("td", { colspan: "8", class: "muted", text: t("dash.no_players") })));
+  noteLedgersJoined(table);
 }
 
 // ---------------------------------------------------------------- charts

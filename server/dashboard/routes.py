@@ -10,6 +10,7 @@
 | ``GET /api/dashboard/charts`` | winning fan, outcomes, patterns, durations |
 | ``GET /api/dashboard/operations`` | live tables, bot cover per player, deal-limit endings |
 | ``GET /api/dashboard/rooms/{room_id}/settlement`` | a room's games settled up (``settlements.py``) |
+| ``GET /api/dashboard/ledgers`` | real-table nights, beside the online games (``ledgers.py``) |
 
 Filters on every list, declared once by ``DealFilters.from_query``: ``variant``, ``room``,
 ``player``, ``outcome``, ``since``, ``until`` (ISO dates; ``until`` is inclusive of its day).
@@ -29,6 +30,7 @@ from server.api.query_values import whole_number, whole_number_in
 from server.api.room_access import Sight, room_sight
 from server.dashboard import charts as chart_queries
 from server.dashboard import deals as deal_queries
+from server.dashboard import ledgers as ledger_nights
 from server.dashboard import operations as operation_queries
 from server.dashboard import summaries
 from server.dashboard.access import AccessDenied, require_admin, scoped_filters, sees_every_table
@@ -40,6 +42,7 @@ ASSETS = {
     "dashboard.js": "text/javascript; charset=utf-8",
     "dashboard-charts.js": "text/javascript; charset=utf-8",
     "dashboard-games.js": "text/javascript; charset=utf-8",
+    "dashboard-ledgers.js": "text/javascript; charset=utf-8",
     "dashboard.css": "text/css; charset=utf-8",
 }
 
@@ -146,8 +149,13 @@ async def show_standings(
     size = whole_number(limit, "limit", 1, 500)
     async with _store(request).engine.connect() as conn:
         if summaries.answered_by_summaries(filters):
-            return await summaries.standings(conn, filters, include_bots, size)
-        return await standings_query(conn, filters, include_bots, size)
+            answer = await summaries.standings(conn, filters, include_bots, size)
+        else:
+            answer = await standings_query(conn, filters, include_bots, size)
+        if not sees_every_table(request):
+            return answer  # every ledger is private: its figures are the admin's to see
+        # Real-table nights join when their host chose so (ledgers.py).
+        return await ledger_nights.join_standings(conn, filters, size, answer)
 
 
 @api.get("/charts")
@@ -185,3 +193,4 @@ async def show_operations(request: Request, filters: Filters) -> dict[str, Any]:
 
 router.include_router(api)
 router.include_router(settlement_api)
+router.include_router(ledger_nights.api)

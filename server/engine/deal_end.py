@@ -9,25 +9,18 @@ from server.engine.deal_result import (
     DealOutcome,
     DealResult,
     DealWinner,
-    Payment,
     ResultSet,
     WinnerHand,
 )
 from server.engine.deal_state import ENDED, DealState, Event
+from server.engine.dealership import next_dealer as dealer_after
 from server.engine.hand import is_complete
 from server.engine.scoring import score_hand
-from server.engine.scoring.kaki3 import complete_families, honour_set_fan, scoring_bonus_count
 from server.engine.scoring.types import ReadingSet, ScoreResult, WinFlags, WinningHand
-from server.engine.settlement import (
-    Win,
-    extra_fei_payments,
-    hk_win_payments,
-    kaki3_win_payments,
-    net_scores,
-    square_up_payments,
-)
+from server.engine.settlement import Win, net_scores
 from server.engine.tiles import DRAGONS, FEI, Tile, sorted_tiles
 from server.engine.variants import KAKI3
+from server.engine.win_settlement import SeatShowing, win_settlement
 
 
 def score_win(
@@ -96,15 +89,13 @@ class Winner:
 def finish_with_winners(state: DealState, winners: Sequence[Winner], events: list[Event]) -> None:
     """End the deal with these winners: settle, record the result, choose the next dealer."""
     variant = state.variant
-    settlement: list[Payment] = []
+    wins = [
+        Win(winner.seat, winner.score.points, winner.shooter, _liable_seat(state, winner))
+        for winner in winners
+    ]
+    settlement = win_settlement(variant, wins, _showing(state), state.settings.rules)
     winner_seats = [winner.seat for winner in winners]
     for winner in winners:
-        win = Win(winner.seat, winner.score.points, winner.shooter, _liable_seat(state, winner))
-        if variant.name == KAKI3:
-            settlement += kaki3_win_payments(variant, win)
-            settlement += _kaki3_after_win_payments(state, winner.seat)
-        else:
-            settlement += hk_win_payments(variant, win, state.settings.rules, winner_seats)
         events.append(
             {
                 "type": "win",
@@ -118,16 +109,13 @@ def finish_with_winners(state: DealState, winners: Sequence[Winner], events: lis
     for paid in settlement:
         state.payments.append(paid)
         events.append({"type": "payment", **paid.to_json(), "visible_to": None})
-    if variant.winner_deals_next:
-        next_dealer = winner_seats[0]
-    else:
-        next_dealer = "E" if "E" in winner_seats else variant.next_seat("E")
+    next_dealer = dealer_after(variant, winner_seats, state.last_drawer)
     _end(state, DealOutcome.WIN, [_deal_winner(winner) for winner in winners], next_dealer, events)
 
 
 def finish_without_winner(state: DealState, events: list[Event], outcome: DealOutcome) -> None:
     """End the deal drawn (wall) or timed out. Payments already made stand."""
-    next_dealer = state.last_drawer if state.variant.winner_deals_next else "E"
+    next_dealer = dealer_after(state.variant, (), state.last_drawer)
     _end(state, outcome, [], next_dealer, events)
 
 
@@ -168,22 +156,14 @@ def _liable_seat(state: DealState, winner: Winner) -> str | None:
     return state.liable_for.get(winner.seat)
 
 
-def _kaki3_after_win_payments(state: DealState, winner: str) -> list[Payment]:
-    """Extra Fei, then the two losers square up."""
-    fei_counts = {seat: state.players[seat].fei_count() for seat in state.seats}
-    payments = extra_fei_payments(winner, fei_counts)
-    losers = [seat for seat in state.seats if seat != winner]
-    counts: dict[str, int] = {}
-    for loser in losers:
-        player = state.players[loser]
-        bonus = tuple(player.bonus)
-        counts[loser] = (
-            int(scoring_bonus_count(loser, bonus))
-            + len(complete_families(bonus))
-            + int(honour_set_fan(loser, tuple(player.melds)))
-            + 2 * fei_counts[loser]
-        )
-    return payments + square_up_payments(losers, counts)
+def _showing(state: DealState) -> dict[str, SeatShowing]:
+    """What each seat shows, as the 3 Kaki settlement after a win counts it."""
+    if state.variant.name != KAKI3:
+        return {}
+    return {
+        seat: SeatShowing(tuple(player.bonus), tuple(player.melds), player.fei_count())
+        for seat, player in state.players.items()
+    }
 
 
 def _deal_winner(winner: Winner) -> DealWinner:

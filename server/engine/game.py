@@ -21,9 +21,10 @@ from typing import Any
 
 from server.engine.deal import new_deal
 from server.engine.deal_state import DealSettings, DealState
+from server.engine.dealership import round_wind as wind_after_passes
+from server.engine.dealership import seats_after
 from server.engine.errors import EngineError
 from server.engine.rules import TableRules
-from server.engine.tiles import SEATS
 from server.engine.variants import get_variant
 
 
@@ -69,7 +70,7 @@ class Game:
     @property
     def round_wind(self) -> str:
         """The coming deal's round wind (3 Kaki: always East)."""
-        return "E" if not self.variant.has_wind_rounds else SEATS[self.round_index]
+        return wind_after_passes(self.variant, self.passes)
 
     @property
     def is_finished(self) -> bool:
@@ -107,9 +108,7 @@ class Game:
         next_dealer = result["next_dealer"]
         if next_dealer == "E":
             return
-        seats = self.variant.seats
-        shift = seats.index(next_dealer)
-        self.seat_of = [seats[(seats.index(seat) - shift) % len(seats)] for seat in self.seat_of]
+        self.seat_of = list(seats_after(self.variant, self.seat_of, next_dealer))
         self.passes += 1
-        if self.passes % len(seats) == 0:
+        if self.passes % len(self.variant.seats) == 0:
             self.round_index += 1

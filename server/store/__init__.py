@@ -13,6 +13,7 @@ from server.store.errors import (
     UnknownDealError,
     UnknownRoomError,
 )
+from server.store.ledgers import LedgerStore
 from server.store.migrating import apply_migrations, downgrade_migrations
 from server.store.records import ActionRecord, DealRecord, PlayerRecord, RoomRecord
 from server.store.store import Store, hash_token, open_store
@@ -23,6 +24,7 @@ __all__ = [
     "DealFinishedError",
     "DealRecord",
     "DuplicateRecordError",
+    "LedgerStore",
     "PlayerRecord",
     "RoomRecord",
     "Store",

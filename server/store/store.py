@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -100,6 +100,11 @@ class Store:
             return
         async with self._write_lock, self.engine.begin() as conn:
             yield conn
+
+    def writing(self) -> AbstractAsyncContextManager[AsyncConnection]:
+        """A write transaction for tables beside the rooms' (the ledgers'): on SQLite it
+        takes its turn with every other write of this process."""
+        return self._writing()
 
     @asynccontextmanager
     async def _room_writing(self, room_id: str) -> AsyncIterator[AsyncConnection]:

@@ -30,6 +30,10 @@ TABLES = {
     "chart_counts",
     "store_heartbeat",
     "room_leases",
+    "ledgers",
+    "ledger_hands",
+    "ledger_changes",
+    "ledger_figures",
 }
 
 
