@@ -289,7 +289,7 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
         return
     await websocket.accept()
     connection = SocketConnection(websocket, player_index)
-    actor.tell(cmd.Connect(connection))
+    actor.tell(cmd.Connect(connection, token))
     try:
         await _read_loop(
             websocket,

@@ -23,6 +23,8 @@ def answer_hint(room: Any, connection: Any, message_id: Any) -> str:
         return error_message("hints_off", "this table does not allow hints", message_id)
     if connection.player_index is None:
         return error_message("spectator", "spectators cannot ask for hints", message_id)
+    if not room.seats.holds_seat(connection):
+        return error_message("not_seated", "this connection no longer holds the seat", message_id)
     deal = room.deal
     if deal is None or deal.ended:
         return error_message("no_deal", "no deal is in progress", message_id)

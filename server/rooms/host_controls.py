@@ -109,7 +109,7 @@ class HostControls:
         connection = command.connection
         index = connection.player_index
         try:
-            if index is None or room.player_connections.get(index) is not connection:
+            if index is None or not room.seats.holds_seat(connection):
                 raise HostCommandRefused("not_seated", "only a seated player may do this")
             if command.kind == "pause":
                 yield from self._vote_pause(index)

@@ -69,7 +69,7 @@ class DealPlay:
         if connection.player_index is None:
             room.refuse(command, "spectator", "spectators cannot act")
             return
-        if room.player_connections.get(connection.player_index) is not connection:
+        if not room.seats.holds_seat(connection):
             room.refuse(command, "not_legal", "this connection no longer holds the seat")
             return
         deal = room.deal
@@ -332,6 +332,9 @@ class DealPlay:
         connection = command.connection
         if connection.player_index is None:
             room.refuse(command, "spectator", "spectators cannot start deals")
+            return
+        if not room.seats.holds_seat(connection):
+            room.refuse(command, "not_seated", "this connection no longer holds the seat")
             return
         if room.deal is None or not room.deal.ended or room.status is not RoomStatus.PLAYING:
             room.refuse(command, "no_deal", "no deal is waiting to start")

@@ -175,8 +175,8 @@ class Room:
 
     def _dispatch(self, command: cmd.Command) -> None:
         match command:
-            case cmd.Connect(connection=connection):
-                self.seats.connect(connection)
+            case cmd.Connect():
+                self.seats.connect(command)
             case cmd.Disconnect(connection=connection):
                 self.seats.disconnect(connection)
             case cmd.PlayerAction():

@@ -35,9 +35,11 @@ START = 1_800_000_000.0
 @dataclass(eq=False)
 class Link:
     """A connection as the core sees it: an identity with a player index (the core never
-    calls it; what it would receive is read from the `Send` effects)."""
+    calls it; what it would receive is read from the `Send` effects). `token` is the one
+    its socket would have brought (None for a spectator)."""
 
     player_index: int | None
+    token: str | None = None
 
     def push(self, text: str) -> None:
         raise AssertionError("the core must not push: it returns Send effects")
@@ -143,9 +145,9 @@ def seated_table(**options: Any) -> tuple[CoreTable, Link]:
     """A table with Ana (player 0, the host) connected and bots in the other seats; the
     first deal is dealt."""
     table = make_table(**options)
-    table.ask(lambda answer: cmd.Join(name="Ana", reply=answer))
-    ana = Link(0)
-    table.handle(cmd.Connect(ana))
+    seated = table.ask(lambda answer: cmd.Join(name="Ana", reply=answer))
+    ana = Link(0, seated["token"])
+    table.handle(cmd.Connect(ana, ana.token))
     table.ask(lambda answer: cmd.AddBots(reply=answer))
     assert table.room.deal is not None and not table.room.deal.ended
     return table, ana

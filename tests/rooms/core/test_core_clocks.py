@@ -57,16 +57,16 @@ def test_a_seat_is_covered_by_its_bot_and_given_back_on_reconnection():
     assert room.is_covered(0)
 
     # Ana is back before the bot moves: the bot's turn is ignored, the seat is hers.
-    again = Link(0)
-    effects = table.handle(cmd.Connect(again))
+    again = Link(0, ana.token)
+    effects = table.handle(cmd.Connect(again, again.token))
     assert states_to(effects, again)[-1]["legal"], "the seat is given back with its moves"
     table.advance_to(table.now + 0.5)
     assert table.handle(bot[0].command) == []
     assert room.deal.next_log_seq == 1
 
     # A newer link of the same player replaces the older (closed 4409).
-    newest = Link(0)
-    effects = table.handle(cmd.Connect(newest))
+    newest = Link(0, ana.token)
+    effects = table.handle(cmd.Connect(newest, newest.token))
     assert [(e.connection, e.code) for e in effects if isinstance(e, Close)] == [(again, 4409)]
     assert room.player_connections[0] is newest
 

@@ -57,7 +57,7 @@ def test_a_store_outage_pauses_the_table_refuses_moves_and_resumes_from_the_held
     assert isinstance(refusal[0], Refuse) and isinstance(refusal[0].error, StoreUnavailable)
     assert room.handle(cmd.TurnTimeout("E", token), table.now) == []
     watcher = Link(None)
-    joined = room.handle(cmd.Connect(watcher), table.now)
+    joined = room.handle(cmd.Connect(watcher, None), table.now)
     assert codes(joined, watcher, "notice") == ["store_unavailable"]
 
     table.now = decided_at + 30
