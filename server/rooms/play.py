@@ -23,6 +23,8 @@ from server.engine import (
     new_deal,
     view,
 )
+from server.engine.actions import WIN
+from server.engine.short_win import short_win
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay, utc
@@ -87,6 +89,11 @@ class DealPlay:
             room.refuse(command, "bad_action", str(error)[:300])
             return
         if action not in room.legal_now(seat):
+            # A win short of the minimum is offered nowhere: say why (issue 25, point 12).
+            short = short_win(deal.state, seat) if action.type == WIN else None
+            if short is not None:
+                room.refuse(command, "below_min_fan", short.text)
+                return
             room.refuse(
                 command,
                 "not_legal",

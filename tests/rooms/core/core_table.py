@@ -117,6 +117,7 @@ def make_table(
     bot_delay: float = 0.5,
     next_deal_seconds: float = 5,
     hints: bool = False,
+    deal_seed: int = 12345,
 ) -> CoreTable:
     tokens = count(1)
     room = Room(
@@ -136,7 +137,7 @@ def make_table(
         ),
         created_at=START,
         registry=HallMetrics(),
-        chance=Chance(deal_seed=lambda: 12345, player_token=lambda: f"token-{next(tokens)}"),
+        chance=Chance(deal_seed=lambda: deal_seed, player_token=lambda: f"token-{next(tokens)}"),
     )
     return CoreTable(room)
 
