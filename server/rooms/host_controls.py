@@ -30,8 +30,8 @@ from server.rooms.effects import (
     StoreWrite,
 )
 from server.rooms.messages import epoch_ms
-from server.rooms.players import NameTakenError, RoomFullError
-from server.rooms.room_seats import CLOSE_NO_SPECTATORS
+from server.rooms.players import RoomFullError
+from server.rooms.room_seats import CLOSE_NO_SPECTATORS, refuse_look_alike
 from server.rooms.snapshot import RoomStatus
 from server.store import hash_token
 
@@ -216,8 +216,7 @@ class HostControls:
         room = self.room
         if room.deal is not None and not room.deal.ended:
             raise RoomFullError("a seat is offered to you: join again when this deal ends")
-        if any(player.name.casefold() == command.name.casefold() for player in room.players):
-            raise NameTakenError(f"the name {command.name!r} is already seated here")
+        refuse_look_alike(command.name, room.players)
         index = min(self.offered_seats)
         token = room.chance.player_token()
         player = room.players[index]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from server.rooms import commands as cmd
 from server.rooms.deal_in_play import utc
 from server.rooms.effects import AddPlayer, Close, Reply, SetHost, SetRoomStatus, StoreWrite
+from server.rooms.names import look_alike
 from server.rooms.players import (
     NameTakenError,
     Player,
@@ -42,6 +43,17 @@ CLOSE_NO_SPECTATORS = 4431
 CLOSE_SERVICE_RESTART = 1012
 
 
+def refuse_look_alike(name: str, players: list[Player]) -> None:
+    """Raise `NameTakenError` if `name` reads as the name of someone at the table (a bot's
+    included): the same name in another case, or a look-alike (server/rooms/names.py)."""
+    taken = look_alike(name, [player.name for player in players])
+    if taken is None:
+        return
+    if taken == name:
+        raise NameTakenError(f"the name {name!r} is already seated here")
+    raise NameTakenError(f"the name {name!r} reads as {taken!r}, already seated here")
+
+
 class RoomSeats:
     """The seat and connection commands of a room."""
 
@@ -60,8 +72,7 @@ class RoomSeats:
             raise RoomClosedError("the room has closed")
         if len(room.players) >= len(room.settings.seats) or room.status is not RoomStatus.WAITING:
             raise RoomFullError("every seat is taken")
-        if any(player.name.casefold() == command.name.casefold() for player in room.players):
-            raise NameTakenError(f"the name {command.name!r} is already seated here")
+        refuse_look_alike(command.name, room.players)
         token = room.chance.player_token()
         player = Player(
             len(room.players), command.name, hash_token(token), is_bot=False, joined_at=room.now
