@@ -345,7 +345,7 @@ class Room:
         room.players = reopened.players
         room.running_scores = reopened.running_scores
         room.game = reopened.game
-        room.host.reopen(reopened.host_events)
+        room.host.reopen(reopened.host_events, reopened.host_event_count)
         room.banks.reopen(reopened.time_banks)
         if reopened.deal is not None or reopened.deal_due:
             room.deal = reopened.deal

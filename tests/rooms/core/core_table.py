@@ -118,6 +118,7 @@ def make_table(
     next_deal_seconds: float = 5,
     hints: bool = False,
     deal_seed: int = 12345,
+    **table_options: Any,
 ) -> CoreTable:
     tokens = count(1)
     room = Room(
@@ -134,6 +135,7 @@ def make_table(
             next_deal_seconds=next_deal_seconds,
             bot_level="baseline",
             hold_deals_without_humans=False,
+            **table_options,
         ),
         created_at=START,
         registry=HallMetrics(),
