@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench_load import cpu_seconds, free_port, listening
 from load_clients import quick_choice
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -50,17 +50,6 @@ SETUP_LIMITS = {
 }
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def start_server(port: int, workdir: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, **SETUP_LIMITS, "MAHJONG_LOG_LEVEL": "WARNING"}
     database = workdir / "flood.sqlite3"
@@ -68,15 +57,7 @@ def start_server(port: int, workdir: Path) -> subprocess.Popen[bytes]:
     command += ["--database-url", f"sqlite+aiosqlite:///{database}"]
     log = open(workdir / "serve.log", "wb")  # noqa: SIM115 (the server's lifetime)
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                time.sleep(0.3)
-                return process
-        time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
+    return listening(process, port, "the hall")
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -225,12 +206,12 @@ def main() -> None:
         port = free_port()
         server = start_server(port, Path(workdir))
         try:
-            cpu_before = cpu_seconds(server.pid)
+            cpu_before = sum(cpu_seconds(server.pid))
             began = time.monotonic()
             figures = asyncio.run(run(args, port))
             elapsed = time.monotonic() - began
             figures["server_cpu_percent"] = round(
-                100 * (cpu_seconds(server.pid) - cpu_before) / elapsed
+                100 * (sum(cpu_seconds(server.pid)) - cpu_before) / elapsed
             )
         finally:
             server.terminate()
