@@ -113,6 +113,11 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=log, stderr=log)
     if os.environ.get("BENCH_KEEP_LOGS"):
         print(f"{mode} server log: {log.name}", flush=True)
+    return listening(process, port, mode)
+
+
+def listening(process: subprocess.Popen[bytes], port: int, name: str) -> subprocess.Popen[bytes]:
+    """`process` once it accepts connections on `port` (killed if it does not in 60 s)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         with socket.socket() as probe:
@@ -121,7 +126,7 @@ def start_server(mode: str, port: int, workdir: Path) -> subprocess.Popen[bytes]
                 return process
         time.sleep(0.1)
     process.kill()
-    raise RuntimeError(f"{mode} server did not start")
+    raise RuntimeError(f"{name} server did not start")
 
 
 def run_bare_server(port: int) -> None:

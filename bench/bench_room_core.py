@@ -90,7 +90,8 @@ class Driver:
             self.ask(cmd.Join(name=f"P{index}", reply=Future()))
             seat = Seat(index)
             self.seats.append(seat)
-            self.handle(self.room.handle(cmd.Connect(seat), self.now))
+            # Tokens are counted out in join order (`player_token` above).
+            self.handle(self.room.handle(cmd.Connect(seat, f"t{index}"), self.now))
 
     def ask(self, command: cmd.Join) -> None:
         self.handle(self.room.handle(command, self.now))

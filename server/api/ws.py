@@ -20,7 +20,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
-from server.api.address_limits import SocketCounts, client_key
+from server.api.address_limits import AddressBuckets, SocketCounts, client_key
 from server.api.errors import error_response
 from server.api.room_access import answered_subprotocol, presented_invite, presented_token
 from server.rooms import commands as cmd
@@ -63,6 +63,10 @@ HOST_COMMANDS = frozenset(
 )
 # A client over its open-socket cap may retry this many seconds later.
 SOCKET_RETRY_SECONDS = 5
+# A hint runs the full bot, milliseconds of the one event loop every table shares, so an
+# address has one budget of them across all its sockets: this many at once, refilled at
+# this many a minute; past it a hint gets `rate_limited` (issue 25, docs/protocol.md).
+HINTS_PER_ADDRESS_PER_MINUTE = 60
 
 
 class SocketConnection:
@@ -291,7 +295,9 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
         return
     await websocket.accept(subprotocol=answered_subprotocol(websocket))
     connection = SocketConnection(websocket, player_index)
-    actor.tell(cmd.Connect(connection))
+    actor.tell(cmd.Connect(connection, token))
+    hints = _hint_budget(websocket)
+    address = client_key(websocket.scope)
     try:
         await _read_loop(
             websocket,
@@ -302,6 +308,7 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
                 websocket.app.state.ws_rate.burst,
                 websocket.app.state.ws_rate.per_second,
             ),
+            lambda: hints.take(address) is None,
         )
     finally:
         actor.tell(cmd.Disconnect(connection))
@@ -310,11 +317,23 @@ async def _serve_socket(websocket: WebSocket, room_id: str) -> None:
             await asyncio.wait_for(connection.finished(), timeout=2)
 
 
+def _hint_budget(websocket: WebSocket) -> AddressBuckets:
+    """The server's hint budget per address, made with its first socket."""
+    state = websocket.app.state
+    budget: AddressBuckets | None = getattr(state, "hint_budget", None)
+    if budget is None:
+        budget = state.hint_budget = AddressBuckets(
+            HINTS_PER_ADDRESS_PER_MINUTE, state.socket_clock
+        )
+    return budget
+
+
 async def _read_loop(
     websocket: WebSocket,
     connection: SocketConnection,
     tell: Callable[[cmd.Command], None],
     rate: RateLimit,
+    allow_hint: Callable[[], bool],
 ) -> None:
     while websocket.application_state == WebSocketState.CONNECTED:
         try:
@@ -343,6 +362,15 @@ async def _read_loop(
         command = parse_client_message(text, connection)
         if isinstance(command, str):
             continue  # refused; the error is already queued
+        if isinstance(command, cmd.HintRequest) and not allow_hint():
+            connection.push(
+                error_message(
+                    "rate_limited",
+                    "too many hints from your address; ask again in a moment",
+                    command.message_id,
+                )
+            )
+            continue
         if command is not None:
             tell(command)
 

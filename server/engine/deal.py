@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from server.engine.actions import CHOW, KONG, PASS, TIMEOUT, Action
+from server.engine.actions import CHOW, KONG, PASS, TIMEOUT, WIN, Action
 from server.engine.claims import decide, undecided_seats
 from server.engine.deal_end import finish_without_winner
 from server.engine.deal_result import DealOutcome
@@ -26,6 +26,7 @@ from server.engine.deal_state import (
 )
 from server.engine.draws import lay_out_dealt_bonus_tiles
 from server.engine.errors import ActionFormatError, IllegalActionError
+from server.engine.short_win import short_win
 from server.engine.tiles import Tile, format_tiles, parse_tiles, sorted_tiles
 from server.engine.turns import apply_turn_action, turn_actions
 from server.engine.variants import get_variant
@@ -117,15 +118,25 @@ def apply(state: DealState, action: Action) -> tuple[DealState, list[Event]]:
     seat = action.seat
     if seat not in state.seats:
         raise IllegalActionError(f"an action needs a seat of this table, got {seat!r}", "bad_seat")
-    if state.phase == DISCARD_PHASE:
-        if seat != state.turn:
-            raise IllegalActionError(f"it is {state.turn}'s turn, not {seat}'s", "not_your_turn")
-        new_state = state.copy()
-        apply_turn_action(new_state, action, events)
-    else:
-        _check_decision(state, action)
-        new_state = state.copy()
-        decide(new_state, action, events)
+    try:
+        if state.phase == DISCARD_PHASE:
+            if seat != state.turn:
+                raise IllegalActionError(
+                    f"it is {state.turn}'s turn, not {seat}'s", "not_your_turn"
+                )
+            new_state = state.copy()
+            apply_turn_action(new_state, action, events)
+        else:
+            _check_decision(state, action)
+            new_state = state.copy()
+            decide(new_state, action, events)
+    except IllegalActionError:
+        # A win refused because it falls short of the minimum says so, not what the deal
+        # moved on to (no window opens for a short win, so play went straight on).
+        short = short_win(state, seat) if action.type == WIN else None
+        if short is not None:
+            raise IllegalActionError(short.text, "below_min_fan") from None
+        raise
     new_state.self_win_memo.clear()
     return new_state, events
 

@@ -32,6 +32,15 @@ def score_win(
     filter with `deal_filters` before this). A win must also reach the minimum fan of the
     table's house rules (`ScoreResult.valid`).
     """
+    scored = scored_hand(state, seat, concealed, winning_tile, flags)
+    return scored if scored is not None and scored[0].valid else None
+
+
+def scored_hand(
+    state: DealState, seat: str, concealed: Sequence[Tile], winning_tile: Tile, flags: WinFlags
+) -> tuple[ScoreResult, WinningHand] | None:
+    """The score of `seat`'s hand completed so, whether or not it reaches the table's
+    minimum (None when the tiles make no winning shape)."""
     if not is_complete(concealed, state.variant.name):
         return None
     player = state.players[seat]
@@ -46,7 +55,7 @@ def score_win(
         flags=flags,
     )
     result: ScoreResult = score_hand(hand, state.settings.rules)
-    return (result, hand) if result.valid else None
+    return result, hand
 
 
 def self_draw_flags(state: DealState, seat: str) -> WinFlags:

@@ -45,9 +45,12 @@ class Answer(Protocol):
 
 @dataclass
 class Connect:
-    """A client connected (a player with a valid token, or a spectator)."""
+    """A client connected: a player with the token the socket checked at its handshake,
+    or a spectator (`token` None). The room checks the token again against the seat as it
+    stands when this arrives (the host may have removed the player in between)."""
 
     connection: Connection
+    token: str | None = field(repr=False)
 
 
 @dataclass

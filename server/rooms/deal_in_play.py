@@ -33,8 +33,9 @@ class DealInPlay:
         # seat -> (deadline, timer token) of the decision it owes now.
         self.turns: dict[str, tuple[float, int]] = {}
         self.decision_key: tuple[Any, ...] | None = None
-        # issue 18: seats that asked for a hint since their last move, and moves hinted.
-        self.hints: dict[str, Any] = {"asked": set(), "used": {}}
+        # issue 18: seats that asked for a hint since their last move, and moves hinted;
+        # each seat's last hint with the decision it answered (asked again, reused).
+        self.hints: dict[str, Any] = {"asked": set(), "used": {}, "answers": {}}
 
     def seat_of(self, player_index: int) -> str | None:
         """The seat `player_index` holds in this deal."""

@@ -139,12 +139,23 @@ class SetRoomStatus:
 
 @dataclass(frozen=True, slots=True)
 class SaveTableLog:
-    """Store the table's log: every host event and each player's time bank left
-    (docs/persistence.md, "The table log"), so a restart brings them back."""
+    """Store the table's log: each player's time bank left (docs/persistence.md, "The
+    table log"), so a restart brings them back."""
 
     retried: ClassVar[bool] = True
     room_id: str
     table_log: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendHostEvent:
+    """Append the room's host event number `seq`: one row, written once (a retry finds
+    its own row)."""
+
+    retried: ClassVar[bool] = True
+    room_id: str
+    seq: int
+    event: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +215,7 @@ StoreWrite = (
     | FinishDeal
     | SetRoomStatus
     | SaveTableLog
+    | AppendHostEvent
     | AddPlayer
     | SetHost
     | SetSpectatorsAllowed

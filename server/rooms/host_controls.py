@@ -4,14 +4,18 @@ seated player may ask for, granted by the host or a majority), end the game earl
 choose each bot seat's level, and turn spectators off or on.
 
 A part of the room's core (server/rooms/room.py). They arrive as `cmd.HostCommand` from a
-seated player's socket. Each one done is saved in the table log (docs/persistence.md,
-"The table log") before anyone is told, shown on the table in `room.host_events` (the
-last ones), and written to the server's log with the room's id.
+seated player's socket. Each one done is saved as one host event row, appended once
+(docs/persistence.md, "The table log"), before anyone is told, shown on the table in
+`room.host_events` (the last ones), and written to the server's log with the room's id.
+Nothing ever drops an event from the record; what is limited is the requests: a player
+who is not the host has one pause (or resume) request pending at a time, and asks again
+only after a cool-down on the room's clock.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +23,10 @@ from server.bots import LEVELS
 from server.rooms import commands as cmd
 from server.rooms.access import Pause
 from server.rooms.effects import (
+    AppendHostEvent,
     Close,
     HandSeatToBot,
     Reply,
-    SaveTableLog,
     SeatHuman,
     SetHost,
     SetRoomStatus,
@@ -30,10 +34,11 @@ from server.rooms.effects import (
     StoreWrite,
 )
 from server.rooms.messages import epoch_ms
-from server.rooms.players import NameTakenError, RoomFullError
-from server.rooms.room_seats import CLOSE_NO_SPECTATORS
+from server.rooms.players import RoomFullError
+from server.rooms.room_seats import CLOSE_NO_SPECTATORS, refuse_look_alike
 from server.rooms.snapshot import RoomStatus
 from server.store import hash_token
+from server.store.host_events import RECENT_HOST_EVENTS
 
 if TYPE_CHECKING:
     from server.rooms.room import Room
@@ -44,10 +49,9 @@ Flow = Generator[StoreWrite, Any, None]
 
 # A removed player's socket closes with this code; their token is then unknown (4401).
 CLOSE_REMOVED = 4411
-# The most host events shown on the table's panel; the table log keeps up to
-# HOST_EVENTS_STORED (a bound against a flood of pause requests), the server log all.
-HOST_EVENTS_KEPT = 50
-HOST_EVENTS_STORED = 1000
+# The most host events shown on the table's panel (the store keeps them all, and a
+# reopened room reads back as many).
+HOST_EVENTS_KEPT = RECENT_HOST_EVENTS
 
 
 class HostCommandRefused(Exception):
@@ -70,33 +74,27 @@ class HostControls:
         self.bot_levels: dict[int, str] = {}
         # Bot seats the host opened to a friend: the next join (between deals) takes one.
         self.offered_seats: set[int] = set()
-        self._stored_events: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []  # the last ones, shown on the table
+        self.event_count = 0  # every event of the room: the next one's number
+        # When each player last asked for a pause or to play on: (kind, index) -> moment.
+        self._asked: dict[tuple[str, int], float] = {}
         self.version = 0  # grows with each host event, so the room object is rebuilt
 
-    # ----------------------------------------------------------------- the table log
+    # ----------------------------------------------------------------- the record
 
-    def reopen(self, stored_events: list[dict[str, Any]]) -> None:
-        """Take back the host events of a reopened room."""
-        self._stored_events = list(stored_events)[-HOST_EVENTS_STORED:]
-        self.events = self._stored_events[-HOST_EVENTS_KEPT:]
-
-    def table_log_write(self) -> SaveTableLog:
-        """The table log as it stands: the host events and the time banks."""
-        room = self.room
-        return SaveTableLog(
-            room.room_id,
-            {"host_events": list(self._stored_events), "time_banks": room.banks.stored()},
-        )
+    def reopen(self, recent_events: list[dict[str, Any]], event_count: int) -> None:
+        """Take back the last host events of a reopened room, and how many it has."""
+        self.events = list(recent_events)[-HOST_EVENTS_KEPT:]
+        self.event_count = max(event_count, len(recent_events))
 
     def _record(self, by: int, kind: str, text: str, **details: Any) -> Flow:
-        """Save a host event in the table log, keep it for the table's panel and the
-        server log; then tell everyone."""
+        """Append a host event to the store (one row, once), keep it for the table's
+        panel and the server log; then tell everyone."""
         room = self.room
         event = {"at": epoch_ms(room.now), "by": by, "kind": kind, "text": text, **details}
-        self._stored_events = [*self._stored_events, event][-HOST_EVENTS_STORED:]
-        yield self.table_log_write()
-        self.events = self._stored_events[-HOST_EVENTS_KEPT:]
+        yield AppendHostEvent(room.room_id, self.event_count, event)
+        self.event_count += 1
+        self.events = [*self.events, event][-HOST_EVENTS_KEPT:]
         self.version += 1
         log.info("room %s: host event %s: %s", room.room_id, kind, text)
         room.view.broadcast()
@@ -109,7 +107,7 @@ class HostControls:
         connection = command.connection
         index = connection.player_index
         try:
-            if index is None or room.player_connections.get(index) is not connection:
+            if index is None or not room.seats.holds_seat(connection):
                 raise HostCommandRefused("not_seated", "only a seated player may do this")
             if command.kind == "pause":
                 yield from self._vote_pause(index)
@@ -216,8 +214,7 @@ class HostControls:
         room = self.room
         if room.deal is not None and not room.deal.ended:
             raise RoomFullError("a seat is offered to you: join again when this deal ends")
-        if any(player.name.casefold() == command.name.casefold() for player in room.players):
-            raise NameTakenError(f"the name {command.name!r} is already seated here")
+        refuse_look_alike(command.name, room.players)
         index = min(self.offered_seats)
         token = room.chance.player_token()
         player = room.players[index]
@@ -292,27 +289,50 @@ class HostControls:
     def _majority(self, votes: set[int]) -> bool:
         return len(votes & self._humans()) * 2 > len(self._humans())
 
+    def _check_request(self, kind: str, index: int, votes: set[int]) -> None:
+        """A request (not the host's own say): one pending per player, and at most one
+        per cool-down, so no player can fill the record (or the store) with them."""
+        room = self.room
+        cooldown = room.table_settings.pause_request_cooldown_seconds
+        last = self._asked.get((kind, index))
+        if last is None or room.now >= last + cooldown:
+            return
+        wait = max(1, math.ceil(last + cooldown - room.now))
+        if index in votes:
+            raise HostCommandRefused(
+                "already_asked",
+                f"you have asked already: the host or a majority decides (ask again in {wait} s)",
+            )
+        raise HostCommandRefused("too_soon", f"you asked a moment ago: ask again in {wait} s")
+
     def _vote_pause(self, index: int) -> Flow:
         room = self.room
         if room.status != "playing":
             raise HostCommandRefused("no_deal", "the game is not being played")
         if self.pause is not None:
             raise HostCommandRefused("paused", "the table is already paused")
+        if index == room.access.host_index:
+            yield from self._pause(index)
+            return
+        self._check_request("pause", index, self.pause_votes)
         self.pause_votes.add(index)
-        if index == room.access.host_index or self._majority(self.pause_votes):
+        if self._majority(self.pause_votes):
             yield from self._pause(index)
         else:
             yield from self._record(index, "pause_asked", f"{self._name(index)} asks for a pause")
+        self._asked[("pause", index)] = room.now
 
     def _vote_resume(self, index: int) -> Flow:
         if self.pause is None:
             raise HostCommandRefused("not_paused", "the table is not paused")
+        self._check_request("resume", index, self.resume_votes)
         # Without the host, the players who want to go on resume by a majority.
         self.resume_votes.add(index)
         if self._majority(self.resume_votes):
             yield from self._resume(index)
         else:
             yield from self._record(index, "resume_asked", f"{self._name(index)} asks to play on")
+        self._asked[("resume", index)] = self.room.now
 
     def _pause(self, by: int) -> Flow:
         self.pause = Pause(since=self.room.now, by=by)

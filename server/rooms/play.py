@@ -23,6 +23,8 @@ from server.engine import (
     new_deal,
     view,
 )
+from server.engine.actions import WIN
+from server.engine.short_win import short_win
 from server.rooms import commands as cmd
 from server.rooms import seating
 from server.rooms.deal_in_play import DealInPlay, utc
@@ -69,7 +71,7 @@ class DealPlay:
         if connection.player_index is None:
             room.refuse(command, "spectator", "spectators cannot act")
             return
-        if room.player_connections.get(connection.player_index) is not connection:
+        if not room.seats.holds_seat(connection):
             room.refuse(command, "not_legal", "this connection no longer holds the seat")
             return
         deal = room.deal
@@ -87,6 +89,11 @@ class DealPlay:
             room.refuse(command, "bad_action", str(error)[:300])
             return
         if action not in room.legal_now(seat):
+            # A win short of the minimum is offered nowhere: say why (issue 25, point 12).
+            short = short_win(deal.state, seat) if action.type == WIN else None
+            if short is not None:
+                room.refuse(command, "below_min_fan", short.text)
+                return
             room.refuse(
                 command,
                 "not_legal",
@@ -332,6 +339,9 @@ class DealPlay:
         connection = command.connection
         if connection.player_index is None:
             room.refuse(command, "spectator", "spectators cannot start deals")
+            return
+        if not room.seats.holds_seat(connection):
+            room.refuse(command, "not_seated", "this connection no longer holds the seat")
             return
         if room.deal is None or not room.deal.ended or room.status is not RoomStatus.PLAYING:
             room.refuse(command, "no_deal", "no deal is waiting to start")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.rooms.names import name_key
+
 
 @dataclass
 class Player:
@@ -32,9 +34,9 @@ class RoomClosedError(ValueError):
 
 
 def bot_name(players: list[Player], player_index: int) -> str:
-    """A name for a new bot that no player of the room uses yet."""
-    taken = {player.name.casefold() for player in players}
+    """A name for a new bot that reads as no name of the room yet (server/rooms/names.py)."""
+    taken = {name_key(player.name) for player in players}
     number = player_index + 1
-    while f"bot {number}" in taken:
+    while name_key(f"Bot {number}") in taken:
         number += 10
     return f"Bot {number}"

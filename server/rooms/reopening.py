@@ -43,8 +43,10 @@ class ReopenedRoom:
     deal: DealInPlay | None
     # Between deals with every seat taken: the next deal starts at once.
     deal_due: bool
-    # From the table log (docs/persistence.md): what the host did, and the time banks.
+    # What the host did (the last events, and how many), and from the table log the
+    # time banks (docs/persistence.md, "The table log").
     host_events: list[dict[str, Any]] = field(default_factory=list)
+    host_event_count: int = 0
     time_banks: dict[str, Any] = field(default_factory=dict)
 
 
@@ -59,8 +61,8 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
     running_scores = {p.player_index: int(record.scores.get(p.player_index, 0)) for p in players}
     game = game_after(settings, record.finished_deals)
     table_log = record.settings.get("table_log") or {}
-    host_events = list(table_log.get("host_events", []))
     time_banks = dict(table_log.get("time_banks", {}))
+    host_events = list(record.host_events)
     open_deal = record.open_deal
     if open_deal is None:
         return ReopenedRoom(
@@ -71,6 +73,7 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
             deal=None,
             deal_due=record.status == "playing" and len(players) == len(settings.seats),
             host_events=host_events,
+            host_event_count=record.host_event_count,
             time_banks=time_banks,
         )
     actions = [Action.from_json(stored.action) for stored in open_deal.actions]
@@ -110,5 +113,6 @@ def reopened_room(record: Any, now: float) -> ReopenedRoom:
         deal=deal,
         deal_due=False,
         host_events=host_events,
+        host_event_count=record.host_event_count,
         time_banks=time_banks,
     )

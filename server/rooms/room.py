@@ -175,8 +175,8 @@ class Room:
 
     def _dispatch(self, command: cmd.Command) -> None:
         match command:
-            case cmd.Connect(connection=connection):
-                self.seats.connect(connection)
+            case cmd.Connect():
+                self.seats.connect(command)
             case cmd.Disconnect(connection=connection):
                 self.seats.disconnect(connection)
             case cmd.PlayerAction():
@@ -345,7 +345,7 @@ class Room:
         room.players = reopened.players
         room.running_scores = reopened.running_scores
         room.game = reopened.game
-        room.host.reopen(reopened.host_events)
+        room.host.reopen(reopened.host_events, reopened.host_event_count)
         room.banks.reopen(reopened.time_banks)
         if reopened.deal is not None or reopened.deal_due:
             room.deal = reopened.deal

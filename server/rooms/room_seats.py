@@ -7,6 +7,7 @@ to the core's flow runner, its sends and closes emitted as effects.
 
 from __future__ import annotations
 
+import hmac
 import logging
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from server.rooms import commands as cmd
 from server.rooms.deal_in_play import utc
 from server.rooms.effects import AddPlayer, Close, Reply, SetHost, SetRoomStatus, StoreWrite
+from server.rooms.names import look_alike
 from server.rooms.players import (
     NameTakenError,
     Player,
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A player's `Connect` whose token is not the seat's token now (the host removed them
+# after the socket checked it): the same code the socket gives an unknown token.
+CLOSE_UNKNOWN_TOKEN = 4401
 CLOSE_REPLACED = 4409
 CLOSE_ROOM_CLOSED = 4410
 CLOSE_SPECTATORS_FULL = 4430
@@ -36,6 +41,17 @@ CLOSE_SPECTATORS_FULL = 4430
 CLOSE_NO_SPECTATORS = 4431
 # A server shutdown (SIGTERM): "service restart", so clients know to reconnect shortly.
 CLOSE_SERVICE_RESTART = 1012
+
+
+def refuse_look_alike(name: str, players: list[Player]) -> None:
+    """Raise `NameTakenError` if `name` reads as the name of someone at the table (a bot's
+    included): the same name in another case, or a look-alike (server/rooms/names.py)."""
+    taken = look_alike(name, [player.name for player in players])
+    if taken is None:
+        return
+    if taken == name:
+        raise NameTakenError(f"the name {name!r} is already seated here")
+    raise NameTakenError(f"the name {name!r} reads as {taken!r}, already seated here")
 
 
 class RoomSeats:
@@ -56,8 +72,7 @@ class RoomSeats:
             raise RoomClosedError("the room has closed")
         if len(room.players) >= len(room.settings.seats) or room.status is not RoomStatus.WAITING:
             raise RoomFullError("every seat is taken")
-        if any(player.name.casefold() == command.name.casefold() for player in room.players):
-            raise NameTakenError(f"the name {command.name!r} is already seated here")
+        refuse_look_alike(command.name, room.players)
         token = room.chance.player_token()
         player = Player(
             len(room.players), command.name, hash_token(token), is_bot=False, joined_at=room.now
@@ -116,19 +131,48 @@ class RoomSeats:
 
     # ----------------------------------------------------------------- connections
 
-    def connect(self, connection: cmd.Connection) -> None:
-        """A player's or spectator's link arrived; a newer link of a player replaces the older."""
+    def holds_token(self, player_index: int, token: str | None) -> bool:
+        """Whether `token` is the token of the human who holds `player_index` now."""
+        players = self.room.players
+        if token is None or not 0 <= player_index < len(players):
+            return False
+        player = players[player_index]
+        if player.is_bot or player.token_hash is None:
+            return False
+        return hmac.compare_digest(player.token_hash, hash_token(token))
+
+    def holds_seat(self, connection: cmd.Connection) -> bool:
+        """Whether `connection` is the live link of a human's seat: only such a link is
+        sent the seat's hand and may act or ask for anything. A link is attached only by
+        a `Connect` whose token the seat holds, and detached when the seat changes hands,
+        so a removed or replaced player's link never holds it."""
+        index = connection.player_index
         room = self.room
+        return (
+            index is not None
+            and room.player_connections.get(index) is connection
+            and not room.players[index].is_bot
+        )
+
+    def connect(self, command: cmd.Connect) -> bool:
+        """A player's or spectator's link arrived; a newer link of a player replaces the older.
+        Whether the link was taken (else it is closed)."""
+        room = self.room
+        connection = command.connection
         if room.status is RoomStatus.CLOSED:
             room.emit(Close(connection, CLOSE_ROOM_CLOSED, "room closed"))
-            return
+            return False
         index = connection.player_index
+        if index is not None and not self.holds_token(index, command.token):
+            # The token was good at the handshake; the seat changed hands since.
+            room.emit(Close(connection, CLOSE_UNKNOWN_TOKEN, "unknown token"))
+            return False
         if index is None:
             # The socket checked the switch before its connect queued; the host may have
             # turned spectators off in between.
             if not room.access.spectators_allowed:
                 room.emit(Close(connection, CLOSE_NO_SPECTATORS, "spectators are turned off"))
-                return
+                return False
             if room.spectator_cap is not None and len(room.spectators) >= room.spectator_cap:
                 room.emit(
                     Close(
@@ -137,11 +181,11 @@ class RoomSeats:
                         "the room has as many spectators as it takes",
                     )
                 )
-                return
+                return False
             room.spectators.add(connection)
             room.emit_to(connection, room.view.state_for(None))
             room.view.repeat_result(connection, room.play.last_result)
-            return
+            return True
         room.idle_since = None  # only players keep a room open
         older = room.player_connections.get(index)
         if older is not None:
@@ -150,16 +194,16 @@ class RoomSeats:
         room.players[index].has_connected = True
         room.view.broadcast()
         room.view.repeat_result(connection, room.play.last_result)
-        if not room.players[index].is_bot:
-            play = room.play
-            play.human_since_deal = True
-            if play.deal_awaits_human:
-                # The table held its next deal for nobody; now someone is here.
-                play.deal_awaits_human = False
-                deal = room.deal
-                room.clocks.schedule(
-                    room.now, cmd.Resume() if deal is None else cmd.NextDealDue(deal.deal_no)
-                )
+        play = room.play
+        play.human_since_deal = True
+        if play.deal_awaits_human:
+            # The table held its next deal for nobody; now someone is here.
+            play.deal_awaits_human = False
+            deal = room.deal
+            room.clocks.schedule(
+                room.now, cmd.Resume() if deal is None else cmd.NextDealDue(deal.deal_no)
+            )
+        return True
 
     def disconnect(self, connection: cmd.Connection) -> None:
         """A link went away; a player's seat is then covered by its bot."""

@@ -81,3 +81,7 @@ class TableSettings:
     # A store write still unanswered after this long counts as failed (a hung connection
     # must not hold the table forever); its retry recognises it if it landed after all.
     store_timeout_seconds: float = 10.0
+    # A player who is not the host asks for a pause (or to play on) at most once in this
+    # many seconds of the room's clock; while a request is pending, asking again is
+    # refused (docs/protocol.md, "The host's controls").
+    pause_request_cooldown_seconds: float = 60.0

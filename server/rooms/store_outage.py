@@ -86,8 +86,10 @@ class StoreOutage:
         """A command that arrived while the table waits for its store."""
         room = self.room
         if isinstance(command, cmd.Connect):
-            room.seats.connect(command.connection)
-            room.emit_to(command.connection, notice_message("store_unavailable", STORE_DOWN_TEXT))
+            if room.seats.connect(command):
+                room.emit_to(
+                    command.connection, notice_message("store_unavailable", STORE_DOWN_TEXT)
+                )
         elif isinstance(command, cmd.Disconnect):
             room.seats.disconnect(command.connection)
         elif isinstance(

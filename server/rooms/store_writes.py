@@ -13,6 +13,7 @@ from typing import Any, assert_never
 
 from server.rooms.effects import (
     AddPlayer,
+    AppendHostEvent,
     FinishDeal,
     HandSeatToBot,
     LogAction,
@@ -50,6 +51,9 @@ async def make_write(store: Store, write: StoreWrite, retry: bool) -> Any:
             return None
         case SaveTableLog():  # the whole log each time: a second write changes nothing
             await store.save_table_log(write.room_id, write.table_log)
+            return None
+        case AppendHostEvent():
+            await _append_host_event(store, write, retry)
             return None
         case AddPlayer():
             await store.add_player(
@@ -102,6 +106,18 @@ async def _log_action(store: Store, write: LogAction, retry: bool) -> None:
     except DuplicateRecordError:
         if not (retry and await already_logged()):
             raise
+
+
+async def _append_host_event(store: Store, write: AppendHostEvent, retry: bool) -> None:
+    if retry:
+        logged = await store.host_event_logged(write.room_id, write.seq)
+        if logged == write.event:
+            return  # the failed attempt had committed after all
+        if logged is not None:
+            raise DuplicateRecordError(
+                f"room {write.room_id} host event {write.seq} holds another event"
+            )
+    await store.append_host_event(write.room_id, write.seq, write.event)
 
 
 async def _start_deal(store: Store, write: StartDeal, retry: bool) -> int:

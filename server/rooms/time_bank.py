@@ -15,7 +15,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from server.engine import pending_seats
-from server.rooms.effects import StoreWrite
+from server.rooms.effects import SaveTableLog, StoreWrite
 
 if TYPE_CHECKING:
     from server.rooms.room import Room
@@ -63,7 +63,7 @@ class TimeBanks:
         # then resumes) this very clock.
         deal.turns[seat] = (deadline, room.clocks.arm_turn(seat, deadline))
         self.version += 1
-        yield room.host.table_log_write()
+        yield self.table_log_write()
         room.view.broadcast()
         return True
 
@@ -87,4 +87,8 @@ class TimeBanks:
             settled = True
         if settled:
             self.version += 1
-            yield room.host.table_log_write()
+            yield self.table_log_write()
+
+    def table_log_write(self) -> SaveTableLog:
+        """The table log as it stands: the time banks (docs/persistence.md)."""
+        return SaveTableLog(self.room.room_id, {"time_banks": self.stored()})

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from server.store.host_events import recent_host_events
 from server.store.records import (
     ActionRecord,
     DealRecord,
@@ -93,6 +94,8 @@ async def open_rooms(conn: AsyncConnection, room_id: str | None = None) -> list[
         ):
             actions[row.deal_id].append(row)
 
+    events = await recent_host_events(conn, room_ids)
+
     return [
         RoomRecord(
             room_id=room.room_id,
@@ -112,6 +115,8 @@ async def open_rooms(conn: AsyncConnection, room_id: str | None = None) -> list[
             public=room.public,
             invite_hash=room.invite_hash,
             host_index=room.host_index,
+            host_event_count=events.get(room.room_id, (0, []))[0],
+            host_events=events.get(room.room_id, (0, []))[1],
         )
         for room in room_rows
     ]

@@ -89,6 +89,9 @@ class RoomRecord:
     public: bool = True
     invite_hash: str | None = None
     host_index: int | None = None
+    # The last host events (for the table's panel) and how many the room has in all.
+    host_events: list[dict[str, Any]] = field(default_factory=list)
+    host_event_count: int = 0
 
 
 @dataclass(frozen=True)

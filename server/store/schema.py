@@ -12,6 +12,7 @@ Layout, from the room down:
   date by `finish_deal` in the same transaction (see `summaries.py`).
 - `store_heartbeat`: one row the readiness check rewrites, to prove the database writes.
 - `room_leases`: which server process owns each open room, until when (docs/scaling.md).
+- `host_events`: what each room's host (and its players' requests) did, one row per event.
 """
 
 from __future__ import annotations
@@ -270,4 +271,24 @@ room_leases = Table(
     # The room as its owner last saw it (a `RoomSnapshot` as JSON, written at each renewal):
     # the dashboard's live view of every process.
     Column("live", JSON, nullable=True),
+)
+
+# What the host did, and the players' pause and resume requests (docs/persistence.md,
+# "The table log"): one row per event, appended once and never rewritten, numbered per
+# room from 0. `event` is the event as the table shows it (`at` in ms, `by`, `kind`,
+# `text` and its details); `at`, `by_player` and `kind` are copied out to be read.
+host_events = Table(
+    "host_events",
+    metadata,
+    Column(
+        "room_id",
+        String(64),
+        ForeignKey("rooms.room_id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("seq", Integer, primary_key=True),
+    Column("at", UtcDateTime, nullable=False),
+    Column("by_player", Integer, nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("event", JSON, nullable=False),
 )

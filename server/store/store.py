@@ -22,7 +22,7 @@ from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.store import reading, settling, table_log, write_checks
+from server.store import host_events, reading, settling, table_log, write_checks
 from server.store.action_log import ActionLogWriter
 from server.store.database import create_engine_for, resolve_database_url
 from server.store.errors import (
@@ -248,9 +248,22 @@ class Store:
 
     @outages_unavailable
     async def save_table_log(self, room_id: str, log: dict[str, Any]) -> None:
-        """Replace the room's table log: its host events and time banks (`table_log.py`)."""
+        """Replace the room's table log: its time banks (`table_log.py`)."""
         async with self._writing() as conn:
             await table_log.save_table_log(conn, room_id, log)
+
+    @outages_unavailable
+    async def append_host_event(self, room_id: str, seq: int, event: dict[str, Any]) -> None:
+        """Append the room's host event `seq` (`host_events.py`); `DuplicateRecordError` if
+        it has one already: an event is written once, never replaced."""
+        async with self._room_writing(room_id) as conn:
+            await host_events.append_host_event(conn, room_id, seq, event)
+
+    @outages_unavailable
+    async def host_event_logged(self, room_id: str, seq: int) -> dict[str, Any] | None:
+        """The room's stored host event `seq`, or None (a retried append looks for its own)."""
+        async with self.engine.connect() as conn:
+            return await host_events.logged_host_event(conn, room_id, seq)
 
     @outages_unavailable
     async def night_points(

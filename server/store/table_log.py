@@ -1,9 +1,10 @@
-"""The table log: a room's host events and time banks, kept in its record's settings JSON.
+"""The table log: a room's time banks, kept in its record's settings JSON.
 
 They are not deal actions (replays and recovery must not see them), and they outlive a
-deal (a host hands the role on before the first deal, a bank lasts the whole game), so
-they live with the room: `rooms.settings["table_log"]` (docs/persistence.md, "The table
-log"). Each save writes the whole log, so writing it twice is harmless.
+deal (a bank lasts the whole game), so they live with the room:
+`rooms.settings["table_log"]` (docs/persistence.md, "The table log"). Each save writes
+the whole log, a few numbers per seat, so writing it twice is harmless. The host events,
+which grow with every request, are rows of their own (`host_events.py`).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -245,3 +246,36 @@ def test_replay_agrees_with_the_engine_with_or_without_passes(variant: str, seed
         assert [w["seat"] for w in printed["winners"]] == [
             w["seat"] for w in engine_result["winners"]
         ]
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "line"),
+    [
+        (
+            "hk_chicken_hand_refused_at_the_seed_minimum",
+            "action 2: W's hand with 7z from S is worth 0 fan; this table needs 3 to win",
+        ),
+        (
+            "kaki3_short_discard_win_refused_with_its_fan",
+            "action 3: S's hand with 7z from W is worth 3 fan; this table needs 5 to win",
+        ),
+    ],
+)
+def test_a_win_short_of_the_minimum_is_refused_with_its_fan(scenario: str, line: str) -> None:
+    # Issue 25, point 12: Hong Kong said "W has no winning hand to declare now", 3 Kaki
+    # "it is E's turn, not S's"; the real command now says the hand falls short.
+    document = json.loads((SCENARIOS / f"{scenario}.json").read_text())
+    keys = ("variant", "hands", "wall", "actions")
+    completed = subprocess.run(
+        [sys.executable, "-m", "server.cli.main", "replay"],
+        input=json.dumps({key: document[key] for key in keys}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (completed.returncode, completed.stdout) == (2, "")
+    assert completed.stderr == f"mahjong-hall replay: {line}\n"

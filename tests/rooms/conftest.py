@@ -19,10 +19,12 @@ from server.store import Store, apply_migrations, open_store
 
 
 class RecordingConnection:
-    """Stands in for a WebSocket (the network is not ours): keeps what the room pushed to it."""
+    """Stands in for a WebSocket (the network is not ours): keeps what the room pushed to it.
+    `token` is the one its socket would have brought (None for a spectator)."""
 
-    def __init__(self, player_index: int | None) -> None:
+    def __init__(self, player_index: int | None, token: str | None = None) -> None:
         self.player_index = player_index
+        self.token = token
         self.sent: list[dict[str, Any]] = []
         self.closed_with: tuple[int, str] | None = None
 
@@ -107,9 +109,9 @@ async def ana_against_bots(
     decision to make and the room has nothing else to do: (room id, actor, her link)."""
     room_id = await manager.create_room(settings)
     actor = manager.get(room_id)
-    await manager.join(room_id, "Ana")
-    ana = RecordingConnection(0)
-    actor.tell(cmd.Connect(ana))
+    seated = await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0, seated["token"])
+    actor.tell(cmd.Connect(ana, ana.token))
     await manager.add_bots(room_id)
     await until(lambda: bool(ana.states) and bool(ana.last_state["legal"]))
     await quiet(actor)

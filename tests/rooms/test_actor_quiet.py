@@ -24,9 +24,9 @@ async def test_a_room_awaiting_its_store_has_mail(
 ) -> None:
     room_id = await manager.create_room(RoomSettings(variant="kaki3", turn_seconds=1000))
     actor = manager.get(room_id)
-    await manager.join(room_id, "Ana")
-    ana = RecordingConnection(0)
-    actor.tell(cmd.Connect(ana))
+    seated = await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0, seated["token"])
+    actor.tell(cmd.Connect(ana, ana.token))
     await manager.add_bots(room_id)
     await until(lambda: bool(ana.states) and ana.last_state.get("phase") == "discard")
     await quiet(actor)

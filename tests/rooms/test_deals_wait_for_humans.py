@@ -38,9 +38,9 @@ async def test_the_next_deal_waits_until_a_human_connects(
 ) -> None:
     room_id = await hall.create_room(RoomSettings(variant="kaki3", deal_seconds=60))
     actor = hall.get(room_id)
-    await hall.join(room_id, "Ana")
-    ana = RecordingConnection(0)
-    actor.tell(cmd.Connect(ana))
+    seated = await hall.join(room_id, "Ana")
+    ana = RecordingConnection(0, seated["token"])
+    actor.tell(cmd.Connect(ana, ana.token))
     await hall.add_bots(room_id)
     await until(lambda: actor.deal is not None and actor.deal.deal_no == 1)
     # Ana was there when deal 1 began, then left: deal 2 still starts.
@@ -56,12 +56,12 @@ async def test_the_next_deal_waits_until_a_human_connects(
     assert actor.deal is not None and actor.deal.deal_no == 2 and actor.deal.ended
     assert actor.deal_awaits_human
     # A spectator is nobody to play for.
-    actor.tell(cmd.Connect(RecordingConnection(None)))
+    actor.tell(cmd.Connect(RecordingConnection(None), None))
     await quiet(actor)
     assert actor.deal.deal_no == 2
     # Ana comes back: the next deal starts at once.
-    again = RecordingConnection(0)
-    actor.tell(cmd.Connect(again))
+    again = RecordingConnection(0, ana.token)
+    actor.tell(cmd.Connect(again, again.token))
     await until(lambda: actor.deal is not None and actor.deal.deal_no == 3)
     assert not actor.deal.ended and not actor.deal_awaits_human
 

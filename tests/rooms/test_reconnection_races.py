@@ -89,9 +89,9 @@ async def reconnect(
     """Replace Ana's link `old` by a new one, in `order`; returns the new link."""
     deal = actor.deal
     assert deal is not None
-    new = RecordingConnection(old.player_index)
+    new = RecordingConnection(old.player_index, old.token)
     if order == "new_link_before_old_drop":
-        actor.tell(cmd.Connect(new))
+        actor.tell(cmd.Connect(new, new.token))
         actor.tell(cmd.Disconnect(old))
         await until(lambda: bool(new.states))
         assert old.closed_with is not None and old.closed_with[0] == 4409
@@ -105,7 +105,7 @@ async def reconnect(
             if covered_turn:
                 await until(lambda: deal.ended or deal.next_log_seq > before)
             await quiet(actor)
-        actor.tell(cmd.Connect(new))
+        actor.tell(cmd.Connect(new, new.token))
         await until(lambda: bool(new.states))
     # Any bot move still scheduled for the seat is due now: it must find the human back.
     clock.advance(BOT_DELAY)
@@ -134,9 +134,9 @@ async def test_the_snapshot_after_a_reconnection_is_answerable(
     actor = slow_bots.get(room_id)
     links = []
     for index, name in enumerate(("Ana", "Bo", "Cy")):
-        await slow_bots.join(room_id, name)
-        links.append(RecordingConnection(index))
-        actor.tell(cmd.Connect(links[-1]))
+        seated = await slow_bots.join(room_id, name)
+        links.append(RecordingConnection(index, seated["token"]))
+        actor.tell(cmd.Connect(links[-1], links[-1].token))
     await until(lambda: actor.deal is not None and all(link.states for link in links))
     await quiet(actor)
     assert actor.deal is not None and list(actor.deal.turns) == ["E"]
@@ -171,9 +171,9 @@ async def test_leaving_and_coming_back_at_any_point_never_strands_a_decision(
     actor = slow_bots.get(room_id)
     links: list[RecordingConnection] = []
     for index, name in enumerate(("Ana", "Bo", "Cy")):
-        await slow_bots.join(room_id, name)
-        links.append(RecordingConnection(index))
-        actor.tell(cmd.Connect(links[-1]))
+        seated = await slow_bots.join(room_id, name)
+        links.append(RecordingConnection(index, seated["token"]))
+        actor.tell(cmd.Connect(links[-1], links[-1].token))
     await until(lambda: actor.deal is not None and all(link.states for link in links))
     deal = actor.deal
     assert deal is not None
@@ -209,19 +209,19 @@ async def test_a_link_made_after_the_deal_ended_still_gets_its_result(
     her snapshot comes the deal's `result`, at the snapshot's seq. So does a new spectator."""
     room_id = await manager.create_room(RoomSettings(variant="kaki3", turn_seconds=1000))
     actor = manager.get(room_id)
-    await manager.join(room_id, "Ana")
-    ana = RecordingConnection(0)
+    seated = await manager.join(room_id, "Ana")
+    ana = RecordingConnection(0, seated["token"])
     watcher = RecordingConnection(None)
-    actor.tell(cmd.Connect(ana))
-    actor.tell(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(ana, ana.token))
+    actor.tell(cmd.Connect(watcher, None))
     await manager.add_bots(room_id)
     await until(lambda: bool(ana.states) and ana.last_state.get("phase") == "discard")
     actor.tell(cmd.Disconnect(ana))  # her bot plays on with the others, to the end
     await until(lambda: any(m["type"] == "result" for m in watcher.sent))
     result = next(m for m in watcher.sent if m["type"] == "result")
     await quiet(actor)
-    for link in (RecordingConnection(0), RecordingConnection(None)):
-        actor.tell(cmd.Connect(link))
+    for link in (RecordingConnection(0, ana.token), RecordingConnection(None)):
+        actor.tell(cmd.Connect(link, link.token))
         await until(lambda link=link: len(link.sent) >= 2)
         await quiet(actor)
         snapshot, repeated = link.sent[:2]

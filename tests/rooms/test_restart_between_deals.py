@@ -25,7 +25,7 @@ async def test_a_restart_between_deals_keeps_dealer_round_wind_and_deal_count(
     room_id = await manager.create_room(RoomSettings(variant="hk", rounds=4))
     actor = manager.get(room_id)
     watcher = RecordingConnection(None)
-    actor.tell(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(watcher, None))
     await manager.add_bots(room_id)
     # The engine's Game is the independent reckoning of the rotation (docs/engine.md).
     game = Game("hk", seed=0, rounds=4)

@@ -19,7 +19,7 @@ async def test_a_bots_only_room_plays_a_whole_deal_and_logs_it(
     room_id = await manager.create_room(RoomSettings(variant="kaki3"))
     actor = manager.get(room_id)
     watcher = RecordingConnection(None)
-    actor.tell(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(watcher, None))
     await manager.add_bots(room_id)
     await until(lambda: any(m["type"] == "result" for m in watcher.sent))
     seqs = [m["seq"] for m in watcher.states]
@@ -39,8 +39,8 @@ async def _seated_room(manager: RoomManager, **settings: float) -> tuple[str, Re
     actor = manager.get(room_id)
     seated = await manager.join(room_id, "Ana")
     assert seated["seat"] == "E" and seated["player_index"] == 0
-    human = RecordingConnection(0)
-    actor.tell(cmd.Connect(human))
+    human = RecordingConnection(0, seated["token"])
+    actor.tell(cmd.Connect(human, human.token))
     await manager.add_bots(room_id)
     await until(
         lambda: bool(human.states) and human.last_state.get("phase") not in (None, "waiting")
@@ -100,8 +100,8 @@ async def test_a_disconnected_seat_is_played_by_its_bot_and_taken_back(
     if deal is not None:  # the deal may already be over: bots are quick
         east_moves = [a for a in deal.actions if a.seat == "E"]
         assert east_moves and all(a.by_bot and a.bot_reason == "disconnected" for a in east_moves)
-    back = RecordingConnection(0)
-    actor.tell(cmd.Connect(back))
+    back = RecordingConnection(0, human.token)
+    actor.tell(cmd.Connect(back, back.token))
     await until(lambda: bool(back.states))
     me = next(p for p in back.last_state["room"]["players"] if p["player_index"] == 0)
     assert me["connected"] and not me["bot_covered"]
@@ -110,8 +110,8 @@ async def test_a_disconnected_seat_is_played_by_its_bot_and_taken_back(
 async def test_a_newer_connection_replaces_the_older_one(manager: RoomManager) -> None:
     room_id, human = await _seated_room(manager)
     actor = manager.get(room_id)
-    newer = RecordingConnection(0)
-    actor.tell(cmd.Connect(newer))
+    newer = RecordingConnection(0, human.token)
+    actor.tell(cmd.Connect(newer, newer.token))
     await until(lambda: bool(newer.states))
     assert human.closed_with is not None and human.closed_with[0] == 4409
     actor.tell(cmd.PlayerAction(human, {"type": "pass"}, "old"))
@@ -146,9 +146,9 @@ async def test_a_room_reopens_after_a_restart_with_its_deal_replayed(
     actor = manager.get(room_id)
     humans = []
     for index, name in enumerate(("Ana", "Bo", "Cy", "Di")):
-        await manager.join(room_id, name)
-        humans.append(RecordingConnection(index))
-        actor.tell(cmd.Connect(humans[-1]))
+        seated = await manager.join(room_id, name)
+        humans.append(RecordingConnection(index, seated["token"]))
+        actor.tell(cmd.Connect(humans[-1], humans[-1].token))
     await until(lambda: actor.deal is not None and all(h.states for h in humans))
     played = []
     for _ in range(6):  # six decisions, each the first legal action of the first pending seat
@@ -212,7 +212,7 @@ async def test_the_next_deal_starts_by_itself_after_the_pause(
     room_id = await manager.create_room(RoomSettings(variant="kaki3", rounds=2))
     actor = manager.get(room_id)
     watcher = RecordingConnection(None)
-    actor.tell(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(watcher, None))
     await manager.add_bots(room_id)
     await until(lambda: any(m["type"] == "result" for m in watcher.sent))
     result = next(m for m in watcher.sent if m["type"] == "result")

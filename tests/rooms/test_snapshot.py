@@ -24,13 +24,13 @@ async def test_the_snapshot_follows_seats_connections_and_the_deal(manager: Room
         None,
         False,
     )
-    await manager.join(room_id, "Ana")
+    seated = await manager.join(room_id, "Ana")
     with pytest.raises(NameTakenError):
         await manager.join(room_id, "ana")  # a refusal comes back through `ask`
-    ana = RecordingConnection(0)
+    ana = RecordingConnection(0, seated["token"])
     watcher = RecordingConnection(None)
-    actor.tell(cmd.Connect(ana))
-    actor.tell(cmd.Connect(watcher))
+    actor.tell(cmd.Connect(ana, ana.token))
+    actor.tell(cmd.Connect(watcher, None))
     await until(lambda: actor.snapshot().connected_players == 1)
     seated = actor.snapshot()
     assert [(p.name, p.seat, p.connected, p.is_bot) for p in seated.players] == [

@@ -1,5 +1,6 @@
-"""The table log survives a restart: the host's events and each player's time bank are
-in the store (a real SQLite file), not only in memory, and a reopened room shows them."""
+"""The table log survives a restart: the host's events (rows of their own) and each
+player's time bank are in the store (a real SQLite file), not only in memory, and a
+reopened room shows them."""
 
 from __future__ import annotations
 
@@ -31,11 +32,13 @@ async def test_host_events_and_time_banks_come_back_after_a_restart(
     await quiet(actor)
     await manager.shutdown()
 
-    # Stored, as a fresh read of the store shows (docs/persistence.md, "The table log").
+    # Stored, as a fresh read of the store shows (docs/persistence.md, "The table log"):
+    # the host event as a row of its own, the banks in the table log.
     (record,) = [r for r in await store.load_open_rooms() if r.room_id == room_id]
+    assert [e["kind"] for e in record.host_events] == ["bot_level"]
+    assert record.host_event_count == 1
     table_log = record.settings["table_log"]
-    assert [e["kind"] for e in table_log["host_events"]] == ["bot_level"]
-    assert table_log["time_banks"]["left"] == {"0": 18.0}
+    assert table_log == {"time_banks": {"left": {"0": 18.0}, "drawn": {}}}
     listed = await store.list_rooms()
     assert all("table_log" not in room["settings"] for room in listed)
 

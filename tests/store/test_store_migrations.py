@@ -30,6 +30,7 @@ TABLES = {
     "chart_counts",
     "store_heartbeat",
     "room_leases",
+    "host_events",
     "ledgers",
     "ledger_hands",
     "ledger_changes",

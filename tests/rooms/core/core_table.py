@@ -35,9 +35,11 @@ START = 1_800_000_000.0
 @dataclass(eq=False)
 class Link:
     """A connection as the core sees it: an identity with a player index (the core never
-    calls it; what it would receive is read from the `Send` effects)."""
+    calls it; what it would receive is read from the `Send` effects). `token` is the one
+    its socket would have brought (None for a spectator)."""
 
     player_index: int | None
+    token: str | None = None
 
     def push(self, text: str) -> None:
         raise AssertionError("the core must not push: it returns Send effects")
@@ -115,6 +117,8 @@ def make_table(
     bot_delay: float = 0.5,
     next_deal_seconds: float = 5,
     hints: bool = False,
+    deal_seed: int = 12345,
+    **table_options: Any,
 ) -> CoreTable:
     tokens = count(1)
     room = Room(
@@ -131,10 +135,11 @@ def make_table(
             next_deal_seconds=next_deal_seconds,
             bot_level="baseline",
             hold_deals_without_humans=False,
+            **table_options,
         ),
         created_at=START,
         registry=HallMetrics(),
-        chance=Chance(deal_seed=lambda: 12345, player_token=lambda: f"token-{next(tokens)}"),
+        chance=Chance(deal_seed=lambda: deal_seed, player_token=lambda: f"token-{next(tokens)}"),
     )
     return CoreTable(room)
 
@@ -143,9 +148,9 @@ def seated_table(**options: Any) -> tuple[CoreTable, Link]:
     """A table with Ana (player 0, the host) connected and bots in the other seats; the
     first deal is dealt."""
     table = make_table(**options)
-    table.ask(lambda answer: cmd.Join(name="Ana", reply=answer))
-    ana = Link(0)
-    table.handle(cmd.Connect(ana))
+    seated = table.ask(lambda answer: cmd.Join(name="Ana", reply=answer))
+    ana = Link(0, seated["token"])
+    table.handle(cmd.Connect(ana, ana.token))
     table.ask(lambda answer: cmd.AddBots(reply=answer))
     assert table.room.deal is not None and not table.room.deal.ended
     return table, ana

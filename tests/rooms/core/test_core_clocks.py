@@ -4,7 +4,7 @@ and given back, and the host's pause and resume."""
 from __future__ import annotations
 
 from server.rooms import commands as cmd
-from server.rooms.effects import Close, LogAction, Persist, SaveTableLog, Send
+from server.rooms.effects import AppendHostEvent, Close, LogAction, Persist, SaveTableLog, Send
 from tests.rooms.core.core_table import Link, schedules, seated_table, states_to
 from tests.rooms.core.test_core_play import first_discard
 
@@ -57,16 +57,16 @@ def test_a_seat_is_covered_by_its_bot_and_given_back_on_reconnection():
     assert room.is_covered(0)
 
     # Ana is back before the bot moves: the bot's turn is ignored, the seat is hers.
-    again = Link(0)
-    effects = table.handle(cmd.Connect(again))
+    again = Link(0, ana.token)
+    effects = table.handle(cmd.Connect(again, again.token))
     assert states_to(effects, again)[-1]["legal"], "the seat is given back with its moves"
     table.advance_to(table.now + 0.5)
     assert table.handle(bot[0].command) == []
     assert room.deal.next_log_seq == 1
 
     # A newer link of the same player replaces the older (closed 4409).
-    newest = Link(0)
-    effects = table.handle(cmd.Connect(newest))
+    newest = Link(0, ana.token)
+    effects = table.handle(cmd.Connect(newest, newest.token))
     assert [(e.connection, e.code) for e in effects if isinstance(e, Close)] == [(again, 4409)]
     assert room.player_connections[0] is newest
 
@@ -91,8 +91,7 @@ def test_a_pause_stops_every_clock_and_resuming_gives_back_the_time_left():
     table.advance_to(table.now + 10)
     effects = table.handle(cmd.HostCommand(ana, "pause", {"type": "pause"}))
     write = next(e.write for e in effects if isinstance(e, Persist))
-    assert isinstance(write, SaveTableLog)
-    assert write.table_log["host_events"][-1]["kind"] == "pause"
+    assert isinstance(write, AppendHostEvent) and write.event["kind"] == "pause"
     paused = states_to(effects, ana)[-1]
     assert paused["turn_deadline"] is None and paused["legal"] == []
     assert paused["room"]["paused"]["by"] == 0

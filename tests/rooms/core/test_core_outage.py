@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from server.rooms import commands as cmd
-from server.rooms.effects import LogAction, Persist, Refuse, SaveTableLog, SetHost
+from server.rooms.effects import AppendHostEvent, LogAction, Persist, Refuse, SetHost
 from server.rooms.players import RoomFullError
 from server.rooms.room import Room
 from server.store import StoreUnavailable
@@ -57,7 +57,7 @@ def test_a_store_outage_pauses_the_table_refuses_moves_and_resumes_from_the_held
     assert isinstance(refusal[0], Refuse) and isinstance(refusal[0].error, StoreUnavailable)
     assert room.handle(cmd.TurnTimeout("E", token), table.now) == []
     watcher = Link(None)
-    joined = room.handle(cmd.Connect(watcher), table.now)
+    joined = room.handle(cmd.Connect(watcher, None), table.now)
     assert codes(joined, watcher, "notice") == ["store_unavailable"]
 
     table.now = decided_at + 30
@@ -101,7 +101,7 @@ def test_a_move_whose_write_is_refused_gets_not_saved_and_can_be_sent_again():
     assert room.deal.next_log_seq == 2, "the same move, sent again, is played"
 
 
-def test_host_controls_are_checked_and_every_one_is_saved_in_the_table_log():
+def test_host_controls_are_checked_and_every_one_is_saved_as_a_host_event():
     table, ana = seated_table()
     room = table.room
     bo = Link(1)  # a bot's seat: nobody holds it with a token
@@ -116,8 +116,8 @@ def test_host_controls_are_checked_and_every_one_is_saved_in_the_table_log():
         cmd.HostCommand(ana, "bot_level", {"player_index": 1, "level": "baseline"})
     )
     write = next(e.write for e in effects if isinstance(e, Persist))
-    assert isinstance(write, SaveTableLog)
-    assert [e["kind"] for e in write.table_log["host_events"]] == ["bot_level"]
+    assert isinstance(write, AppendHostEvent)
+    assert (write.seq, write.event["kind"]) == (0, "bot_level")
     assert room.host.bot_level_of(1) == "baseline"
     shown = states_to(effects, ana)[-1]["room"]["host_events"]
     assert [e["kind"] for e in shown] == ["bot_level"]
@@ -132,7 +132,9 @@ def test_a_full_table_refuses_a_join():
         table.ask(lambda answer: cmd.Join(name="Late", reply=answer))
 
 
-def record_of(room: Room, *, status: str, table_log: dict) -> SimpleNamespace:
+def record_of(
+    room: Room, *, status: str, table_log: dict, host_events: list, host_event_count: int
+) -> SimpleNamespace:
     """A stored room as `Store.load_open_rooms` reads it back, between deals."""
     players = [
         SimpleNamespace(
@@ -155,22 +157,33 @@ def record_of(room: Room, *, status: str, table_log: dict) -> SimpleNamespace:
         deals_played=0,
         open_deal=None,
         finished_deals=[],
+        host_events=host_events,
+        host_event_count=host_event_count,
     )
 
 
 def test_reopening_brings_back_the_host_events_and_the_time_banks():
     table, ana = seated_table(rules={"time_bank_seconds": 30})
     table.handle(cmd.HostCommand(ana, "bot_level", {"player_index": 2, "level": "baseline"}))
-    saved = [w for w in table.writes if isinstance(w, SaveTableLog)][-1].table_log
-    saved = {**saved, "time_banks": {"left": {"0": 12.5}, "drawn": {}}}
+    events = [w.event for w in table.writes if isinstance(w, AppendHostEvent)]
+    saved = {"time_banks": {"left": {"0": 12.5}, "drawn": {}}}
 
     reopened = Room.from_record(
-        record_of(table.room, status="playing", table_log=saved),
+        record_of(
+            table.room, status="playing", table_log=saved, host_events=events, host_event_count=7
+        ),
         now=START + 100,
         table_settings=table.room.table_settings,
         registry=table.room.registry,
     )
     assert [e["kind"] for e in reopened.host.events] == ["bot_level"]
+    # The next event is numbered after every stored one, not only those read back.
+    reopened.handle(cmd.Connect(ana, ana.token), START + 100)
+    effects = reopened.handle(cmd.HostCommand(ana, "pause", {}), START + 100)
+    written = [e.write for e in effects if isinstance(e, Persist)]
+    assert [(w.seq, w.event["kind"]) for w in written if isinstance(w, AppendHostEvent)] == [
+        (7, "pause")
+    ]
     assert reopened.banks.left(0) == 12.5
     assert reopened.public_room()["players"][0]["time_bank_seconds"] == 12.5
     assert reopened.status == "playing", "a playing room is resumed by the actor"
@@ -178,7 +191,9 @@ def test_reopening_brings_back_the_host_events_and_the_time_banks():
     # A bank in use when the server stopped comes back whole: the decision starts afresh.
     drawn = {**saved, "time_banks": {"left": {"0": 0.0}, "drawn": {"0": 30.0}}}
     again = Room.from_record(
-        record_of(table.room, status="playing", table_log=drawn),
+        record_of(
+            table.room, status="playing", table_log=drawn, host_events=[], host_event_count=0
+        ),
         now=START + 100,
         table_settings=table.room.table_settings,
         registry=table.room.registry,

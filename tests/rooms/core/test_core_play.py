@@ -111,7 +111,7 @@ def test_a_room_starts_playing_only_once_its_status_is_saved():
 def test_no_text_carries_another_players_concealed_tiles():
     table, ana = seated_table(bot_delay=0)
     watcher = Link(None)
-    table.handle(cmd.Connect(watcher))
+    table.handle(cmd.Connect(watcher, None))
     # Ana plays; Ana leaves; her bot and the others play a few decisions.
     table.handle(cmd.PlayerAction(ana, first_discard(table), None))
     table.handle(cmd.Disconnect(ana))
