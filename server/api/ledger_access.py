@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from server.api.http import ApiError
+from server.api.errors import ApiError
 from server.api.room_access import presented_token
 from server.engine.settle_up import PointValue
 from server.ledger import HandEntry, LedgerError, LedgerSetup, Night, reckon_night

@@ -19,7 +19,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
-from server.api.http import ApiError
+from server.api.errors import ApiError
 from server.api.ledger_access import OpenLedger, ledger_store, open_ledger
 from server.api.ledger_live import ledger_watch
 from server.ledger import HandEntry, LedgerError, Night, NotAWinError, reckon_night

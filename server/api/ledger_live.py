@@ -19,7 +19,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from server.api.address_limits import SocketCounts, client_key
-from server.api.http import ApiError
+from server.api.errors import ApiError
 from server.api.ledger_access import ledger_view
 from server.store import StoreUnavailable
 

@@ -25,8 +25,8 @@ from fastapi.responses import JSONResponse, Response
 
 from server.api import ledger_live
 from server.api.address_limits import AddressBuckets, client_key, retry_after
-from server.api.errors import error_response
-from server.api.http import ApiError, client_file
+from server.api.errors import ApiError, error_response
+from server.api.http import client_file
 from server.api.ledger_access import (
     OpenLedger,
     ledger_json,
