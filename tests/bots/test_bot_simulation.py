@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -35,13 +38,21 @@ def test_mixed_bots_play_many_deals_to_the_end(variant: str, deals: int, levels:
     assert sum(p["net_points"] for p in summary["players"]) == 0  # payments balance
 
 
+def _half_of_the_thousand(variant: str, seed: int) -> dict[str, Any]:
+    levels = ["full", "baseline", "baseline", "full"][: 4 if variant == "hk" else 3]
+    return simulate(variant, 500, seed, levels).summary()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["hk", "kaki3"])
 def test_a_thousand_mixed_deals_end_without_error(variant: str) -> None:
-    levels = ["full", "baseline", "baseline", "full"][: 4 if variant == "hk" else 3]
-    summary = simulate(variant, 1000, 5, levels).summary()
-    assert summary["deals"] == 1000
-    assert summary["wins"] + summary["draws"] == 1000
+    # Two halves of 500 deals (distinct seeds, so 1,000 distinct deals) in two processes:
+    # the same deals played, on both of the machine's cores instead of one.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
+        halves = list(pool.map(_half_of_the_thousand, [variant, variant], [5, 6]))
+    assert sum(half["deals"] for half in halves) == 1000
+    assert sum(half["wins"] + half["draws"] for half in halves) == 1000
 
 
 def test_full_bot_beats_the_baseline_over_a_fixed_seed_range() -> None:
