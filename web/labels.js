@@ -7,6 +7,20 @@
 import { has, t } from "./i18n.js";
 import { asTileList, compareTiles, tileRank, tileShortName, tileSuit } from "./tiles.js";
 
+/**
+ * A player's name as shown: the server names its bots "Bot 2" (server/rooms/players.py),
+ * the page words them in its language ("電腦 2"). Takes a name, or a player with `name`
+ * and `is_bot`; a person who happens to be called "Bot 2" is left alone when `is_bot`
+ * says so.
+ */
+export function playerName(nameOrPlayer, isBot) {
+  const player = typeof nameOrPlayer === "object" && nameOrPlayer !== null ? nameOrPlayer : { name: nameOrPlayer, is_bot: isBot };
+  const name = player.name === null || player.name === undefined ? "" : String(player.name);
+  const bot = /^Bot (\d+)$/.exec(name);
+  if (bot && player.is_bot !== false) return t("seat.bot_name", { number: Number(bot[1]) });
+  return name;
+}
+
 /** The table's name: "3 Kaki", "Hong Kong". */
 export function variantName(variant) {
   return has(`variant.${variant}`) ? t(`variant.${variant}`) : String(variant || "");
@@ -38,11 +52,21 @@ export function errorText(code, fallback) {
   return fallback || t("error.refused");
 }
 
-/** "4-5-6p" for a run, the tiles in order with a Fei replaced by what it stands for. */
-function runName(tiles) {
-  const sorted = [...tiles].sort(compareTiles);
+/**
+ * "4-5-6 Dots" (四五六筒) for a run, the tiles in order with a Fei replaced by what it
+ * stands for. `ranks` is the digits with dashes, `numerals` the language's own numerals
+ * run together (Chinese writes 四五六筒, never 4-5-6筒).
+ */
+export function runName(tiles) {
+  const sorted = [...asTileList(tiles)].sort(compareTiles);
   const suit = tileSuit(sorted[0]);
-  return t(`run.${suit}`, { ranks: sorted.map(tileRank).join("-") });
+  const ranks = sorted.map(tileRank);
+  return t(`run.${suit}`, { ranks: ranks.join("-"), numerals: ranks.map((rank) => t(`numeral.${rank}`)).join("") });
+}
+
+/** Tiles in words, one after another: "5 Dots, 5 Dots, Fei" (a set shown as text). */
+export function tilesInWords(tiles) {
+  return asTileList(tiles).map(tileShortName).join(t("list.comma"));
 }
 
 /**
@@ -82,6 +106,21 @@ export function actionLabel(action, claimedTile) {
     default:
       return has(`action.${action.type}`) ? t(`action.${action.type}`) : readableId(action.type || "action");
   }
+}
+
+const CLAIMS = ["chow", "pong", "kong"];
+const BUTTON_ACTIONS = ["discard", "chow", "pong", "kong", "concealed_kong", "added_kong", "win", "pass", "sink", "swap"];
+
+/**
+ * One move of a finished deal in words, as the dashboard and the replay list them: the
+ * action's button label, with the claimed discard completing a chow's run. `lastDiscard`
+ * is the tile most recently thrown before this move (a stored claim does not repeat it).
+ * Moves no button offers (a timeout) read as their own words.
+ */
+export function moveLabel(action, lastDiscard) {
+  const type = action.type || "action";
+  if (BUTTON_ACTIONS.includes(type)) return actionLabel(action, CLAIMS.includes(type) ? lastDiscard || null : null);
+  return has(`dash.action.${type}`) ? t(`dash.action.${type}`) : readableId(type);
 }
 
 /** Sort rank for action buttons: the win first, pass last, so the big choice stands out. */

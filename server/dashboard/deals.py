@@ -206,7 +206,9 @@ async def deal_breakdown(conn: AsyncConnection, deal_id: int) -> dict[str, Any] 
         "variant": deal.variant,
         "settings": deal.settings,
         **deal_rules(deal.settings, deal.variant),
-        "seed": deal.seed,
+        # A string: seeds run to 2^63, and a JSON number above 2^53 reaches a browser
+        # rounded (…484222 read as …484000), which would replay another deal.
+        "seed": str(deal.seed),
         "started_at": _iso(deal.started_at),
         "ended_at": _iso(deal.ended_at),
         "duration_seconds": _duration(deal.started_at, deal.ended_at),

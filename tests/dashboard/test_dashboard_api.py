@@ -65,7 +65,7 @@ async def test_deal_breakdown_has_patterns_payments_and_replay(
     answer = await dashboard.get(f"/api/dashboard/deals/{deal_ids['d3']}")
     assert answer.status_code == 200
     deal = answer.json()
-    assert deal["outcome"] == "win" and deal["fan"] == 3 and deal["seed"] == 103
+    assert deal["outcome"] == "win" and deal["fan"] == 3 and deal["seed"] == "103"
     assert deal["winners"][0]["name"] == "Ana" and deal["winners"][0]["seat"] == "N"
     assert {p["id"] for p in deal["patterns"]} == {"self_draw", "dragon_set", "seat_wind_set"}
     # Ana (North) self-drew for 8 from each of the three others.

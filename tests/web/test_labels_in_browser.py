@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import BrowserContext
 
@@ -11,22 +13,22 @@ pytestmark = pytest.mark.browser
 
 # Each case: a legal action as the server sends it, the discard on offer, and the label.
 ACTION_LABELS = [
-    ({"type": "chow", "seat": "S", "tiles": "46p"}, "5p", "Chow 4-5-6p"),
+    ({"type": "chow", "seat": "S", "tiles": "46p"}, "5p", "Chow 4-5-6 Dots"),
     (
         {"type": "chow", "seat": "S", "tiles": "4p j", "fei_as": "6p"},
         "5p",
-        "Chow 4-5-6p (Fei as 6p)",
+        "Chow 4-5-6 Dots (Fei as 6 Dots)",
     ),
-    ({"type": "chow", "seat": "S", "tiles": "78m"}, "9m", "Chow 7-8-9m"),
-    ({"type": "pong", "seat": "W", "tiles": "55p"}, "5p", "Pong 5p"),
+    ({"type": "chow", "seat": "S", "tiles": "78m"}, "9m", "Chow 7-8-9 Characters"),
+    ({"type": "pong", "seat": "W", "tiles": "55p"}, "5p", "Pong 5 Dots"),
     ({"type": "pong", "seat": "W", "tiles": "7z j", "fei_as": "7z"}, "7z", "Pong Red with Fei"),
-    ({"type": "kong", "seat": "E", "tiles": "222s"}, "2s", "Kong 2s"),
+    ({"type": "kong", "seat": "E", "tiles": "222s"}, "2s", "Kong 2 Bamboo"),
     ({"type": "concealed_kong", "seat": "E", "tile": "1z"}, None, "Kong East (concealed)"),
-    ({"type": "added_kong", "seat": "E", "tile": "9p"}, None, "Kong 9p (add to pong)"),
+    ({"type": "added_kong", "seat": "E", "tile": "9p"}, None, "Kong 9 Dots (add to pong)"),
     ({"type": "win", "seat": "N"}, "3m", "Win"),
     ({"type": "pass", "seat": "N"}, "3m", "Pass"),
     ({"type": "sink", "seat": "S"}, None, "Sink Fei"),
-    ({"type": "swap", "seat": "S", "tile": "4p"}, None, "Swap 4p for Fei"),
+    ({"type": "swap", "seat": "S", "tile": "4p"}, None, "Swap 4 Dots for Fei"),
 ]
 
 TILE_NAMES = {
@@ -140,3 +142,48 @@ def test_a_claimed_tile_turns_towards_the_seat_it_came_from(
         "claimed-left - -",
         "- - claimed-right",
     ]
+
+
+# The same buttons in each language: the words players say, never a tile code.
+WORDED_LABELS = {
+    "zh-Hant": ["上 四五六筒", "碰五筒", "槓東", "打九萬"],
+    "zh-Hans": ["吃 四五六筒", "碰五筒", "杠东", "打九万"],
+    "ms": ["Chow 4-5-6 Tong", "Pong 5 Tong", "Kong Timur", "Buang 9 Wan"],
+    "en": ["Chow 4-5-6 Dots", "Pong 5 Dots", "Kong East", "Discard 9 Characters"],
+}
+
+
+@pytest.mark.parametrize("language", list(WORDED_LABELS))
+def test_labels_and_moves_say_tiles_in_the_pages_words(
+    browser_context: BrowserContext, live_server: LiveServer, language: str
+) -> None:
+    page = browser_context.new_page()
+    page.goto(f"{live_server.url}/")
+    page.evaluate(f"localStorage.setItem('mahjong-hall:pref:language', '{language}')")
+    page.reload()
+    worded = page.evaluate(
+        """async () => {
+            const { actionLabel, moveLabel, playerName } = await import('/static/labels.js');
+            const { t } = await import('/static/i18n.js');
+            return {
+              labels: [actionLabel({ type: 'chow', tiles: '46p' }, '5p'),
+                       actionLabel({ type: 'pong', tiles: '55p' }, '5p'),
+                       actionLabel({ type: 'kong', tiles: '111z' }, '1z'),
+                       actionLabel({ type: 'discard', tile: '9m' })],
+              // A stored chow does not repeat the discard it took: the move before says it.
+              move: moveLabel({ type: 'chow', seat: 'S', tiles: '46p' }, '5p'),
+              chow: actionLabel({ type: 'chow', tiles: '46p' }, '5p'),
+              bot: playerName({ name: 'Bot 2', is_bot: true }),
+              botWord: t('seat.bot_name', { number: 2 }),
+              person: playerName({ name: 'Bot 2', is_bot: false }),
+            };
+        }"""
+    )
+    expected = WORDED_LABELS[language]
+    assert worded["labels"] == expected
+    assert worded["move"] == worded["chow"] == expected[0]
+    assert worded["bot"] == worded["botWord"] and worded["person"] == "Bot 2"
+    if language.startswith("zh"):
+        assert "Bot" not in worded["bot"]
+    for text in worded["labels"]:
+        assert not re.search(r"\b[1-9]+[mpsz]\b", text), text
