@@ -1,6 +1,8 @@
 // Small SVG bar charts for the dashboard, drawn in the page with no library and no
 // network. Every label is set with textContent, never parsed as markup.
 
+import { formatNumber } from "/static/i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 function svgElement(tag, attributes = {}, text = null) {
@@ -25,7 +27,7 @@ export function columnChart(container, bars, { title = "", emptyText = "no deals
   const plotHeight = height - bottom - top;
   const slot = bars.length ? (width - left - 8) / bars.length : 0;
   svg.append(svgElement("line", { class: "axis", x1: left, y1: height - bottom, x2: width - 4, y2: height - bottom }));
-  svg.append(svgElement("text", { x: left - 4, y: top + 4, "text-anchor": "end" }, max.toLocaleString(document.documentElement.lang)));
+  svg.append(svgElement("text", { x: left - 4, y: top + 4, "text-anchor": "end" }, formatNumber(max)));
   svg.append(svgElement("text", { x: left - 4, y: height - bottom, "text-anchor": "end" }, "0"));
   if (!bars.length || bars.every((bar) => bar.value === 0)) {
     svg.append(svgElement("text", { class: "empty", x: width / 2, y: height / 2, "text-anchor": "middle" }, emptyText));

@@ -3,8 +3,8 @@
 // standings. Everything comes from /api/dashboard/ledgers.
 
 import { element } from "/static/dom.js";
-import { LOCALE, formatNumber, formatSigned, t } from "/static/i18n.js";
-import { variantName } from "/static/labels.js";
+import { formatDateTime, formatNumber, formatSigned, t } from "/static/i18n.js";
+import { playerName, variantName } from "/static/labels.js";
 
 function cell(text, className = null) {
   return element("td", { class: className, text: typeof text === "number" ? formatNumber(text) : String(text ?? "–") });
@@ -15,10 +15,10 @@ export async function showLedgerNights(api, filters) {
   const answer = await api("/api/dashboard/ledgers", filters);
   const body = document.querySelector('[data-testid="ledgers-table"] tbody');
   body.replaceChildren(...answer.ledgers.map((night) => element("tr", { "data-testid": "ledger-row", "data-ledger-id": night.ledger_id },
-    cell(new Date(night.created_at).toLocaleString(LOCALE, { dateStyle: "short", timeStyle: "short" })),
+    cell(formatDateTime(night.created_at)),
     cell(variantName(night.variant)),
     element("td", {}, element("span", { class: "real-table", text: t("dash.real_table") }), " ", night.name || ""),
-    cell(night.players.map((name) => `${name} ${formatSigned(night.scores[name])}`).join(t("list.comma"))),
+    cell(night.players.map((name) => `${playerName(name)} ${formatSigned(night.scores[name])}`).join(t("list.comma"))),
     cell(night.hands, "number"),
     cell(t(night.in_standings ? "dash.in_standings" : "dash.kept_apart"), night.in_standings ? null : "muted"))));
   if (!answer.ledgers.length) body.append(element("tr", {}, element("td", { colspan: "6", class: "muted", text: t("dash.no_ledgers") })));

@@ -5,18 +5,41 @@
 import { barList, columnChart } from "/dashboard/assets/dashboard-charts.js";
 import { rulesText, showRoomGames } from "/dashboard/assets/dashboard-games.js";
 import { noteLedgersJoined, showLedgerNights } from "/dashboard/assets/dashboard-ledgers.js";
-import { LOCALE, formatNumber, has, installLanguageMenu, t, translatePage } from "/static/i18n.js";
-import { patternName, paymentReason, variantName } from "/static/labels.js";
-import { tileShortName } from "/static/tiles.js";
+import { formatDateTime, formatNumber, has, installLanguageMenu, t, translatePage } from "/static/i18n.js";
+import { moveLabel, patternName, paymentReason, playerName, variantName, windName } from "/static/labels.js";
 
 const TOKEN_KEY = "mahjong-hall-admin-token";
 const PAGE_SIZE = 25;
 
 // The server names its bots "Bot 2"; the dashboard words them in the page's language.
 function shownName(name, isBot = false) {
-  const bot = /^Bot (\d+)$/.exec(name || "");
-  if (bot) return t("seat.bot_name", { number: Number(bot[1]) });
-  return isBot ? t("dash.bot_name", { name }) : name;
+  const worded = playerName(name);
+  return isBot && worded === name ? t("dash.bot_name", { name }) : worded;
+}
+
+/** "Ana (East)": a player and the wind of the seat, never the seat's letter. */
+function atSeat(name, seat) {
+  return seat ? `${name || windName(seat)} (${windName(seat)})` : name || "";
+}
+
+/**
+ * Below 640 px a table reads as cards (dashboard.css): each cell shows its column's
+ * heading beside its value, taken from the table's own header row.
+ */
+function labelCells(root = document) {
+  for (const table of root.querySelectorAll("table.grid")) {
+    const headings = [...table.querySelectorAll("thead th")].map((heading) => heading.textContent);
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.children].forEach((cellNode, index) => {
+        if (headings[index] && !cellNode.hasAttribute("colspan")) cellNode.dataset.label = headings[index];
+      });
+    }
+  }
+}
+
+/** A pattern's name that never breaks inside (七對子 stays whole on a phone). */
+function patternWords(id) {
+  return element("span", { class: "pattern-name", text: patternName(id) });
 }
 
 function outcomeName(outcome) {
@@ -48,9 +71,7 @@ function cell(text, className = null) {
 }
 
 function when(iso) {
-  if (!iso) return "–";
-  const moment = new Date(iso);
-  return moment.toLocaleString(LOCALE, { dateStyle: "short", timeStyle: "short" });
+  return formatDateTime(iso);
 }
 
 function minutes(seconds) {
@@ -155,29 +176,29 @@ async function showDeal(dealId) {
   const detail = document.getElementById("deal-detail");
   const players = element("table", { class: "grid" },
     element("thead", {}, element("tr", {}, element("th", { text: t("dash.seat") }), element("th", { text: t("dash.player") }), element("th", { class: "number", text: t("dash.net") }))),
-    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(p.seat), cell(shownName(p.name, p.is_bot)), cell(p.net_points, "number")))),
+    element("tbody", {}, deal.players.map((p) => element("tr", {}, cell(windName(p.seat)), cell(shownName(p.name, p.is_bot)), cell(p.net_points, "number")))),
   );
   const winners = deal.winners.length
     ? deal.winners.map((w) => element("div", { "data-testid": "deal-winner" },
-        element("strong", { text: `${shownName(w.name) || w.seat} (${w.seat}) · ${t("result.fan", { fan: w.fan })}${w.limit ? ` · ${t("result.limit")}` : ""} · ${t("result.points", { points: w.points })}` }),
-        element("ul", {}, (w.patterns || []).map((p) => element("li", { "data-testid": "deal-pattern", text: `${patternName(p.id)}: ${t("result.fan", { fan: p.fan })}` }))),
+        element("strong", { text: `${atSeat(shownName(w.name), w.seat)} · ${t("result.fan", { fan: w.fan })}${w.limit ? ` · ${t("result.limit")}` : ""} · ${t("result.points", { points: w.points })}` }),
+        element("ul", {}, (w.patterns || []).map((p) => element("li", { "data-testid": "deal-pattern" }, patternWords(p.id), `: ${t("result.fan", { fan: p.fan })}`))),
       ))
     : [element("p", { class: "muted", text: t(deal.outcome === "timeout" ? "dash.no_winner_timeout" : "dash.no_winner_draw") })];
   const payments = element("table", { class: "grid", "data-testid": "deal-payments" },
     element("thead", {}, element("tr", {}, ["result.from", "result.to", "result.points_head", "result.reason"].map((key) => element("th", { text: t(key) })))),
     element("tbody", {}, deal.payments.map((p) => element("tr", {},
-      cell(`${shownName(p.from_name) || ""} (${p.from})`), cell(`${shownName(p.to_name) || ""} (${p.to})`), cell(p.points, "number"), cell(paymentReason(p.reason))))),
+      cell(atSeat(shownName(p.from_name), p.from)), cell(atSeat(shownName(p.to_name), p.to)), cell(p.points, "number"), cell(paymentReason(p.reason))))),
   );
+  // The log stores a claim without the discard it took: the last discard before it says.
+  let lastDiscard = null;
   const actions = element("ol", { class: "actions-log", "data-testid": "deal-actions" },
     deal.actions.map((a) => {
-      const { type, ...rest } = a.action;
-      const words = (value) => (/^([1-9][mpszfnac]|j)$/.test(value) ? tileShortName(value) : value);
-      const detailText = Object.values(rest).filter((v) => typeof v === "string").map(words).join(" ");
-      const who = a.seat ? `${shownName(a.player) || a.seat} (${a.seat})` : t("dash.the_table");
+      const move = moveLabel(a.action, lastDiscard);
+      if (a.action.type === "discard") lastDiscard = a.action.tile;
+      const who = a.seat ? atSeat(shownName(a.player), a.seat) : t("dash.the_table");
       const reason = has(`dash.bot_reason.${a.bot_reason}`) ? t(`dash.bot_reason.${a.bot_reason}`) : a.bot_reason;
       const bot = a.by_bot ? ` · ${t("dash.by_bot", { reason })}` : "";
-      const typeName = has(`dash.action.${type}`) ? t(`dash.action.${type}`) : type;
-      return element("li", { class: a.by_bot ? "bot" : null, text: `${who}: ${typeName} ${detailText}${bot}` });
+      return element("li", { class: a.by_bot ? "bot" : null, text: `${who}: ${move}${bot}` });
     }),
   );
   detail.replaceChildren(
@@ -188,7 +209,8 @@ async function showDeal(dealId) {
       element("dt", { text: t("dash.room") }), element("dd", { text: t("dash.room_line", { room: deal.room_id, game: deal.game_no, deal: deal.deal_no }) }),
       element("dt", { text: t("dash.played") }), element("dd", { text: `${when(deal.started_at)} – ${when(deal.ended_at)} (${minutes(deal.duration_seconds)})` }),
       element("dt", { text: t("dash.outcome") }), element("dd", { class: `outcome outcome-${deal.outcome}`, text: deal.outcome ? outcomeName(deal.outcome) : t("dash.in_progress") }),
-      element("dt", { text: t("dash.seed") }), element("dd", { text: String(deal.seed) }),
+      // The seed comes as a string (exact beyond 2^53): shown as sent, it replays the deal.
+      element("dt", { text: t("dash.seed") }), element("dd", { class: "seed", "data-testid": "deal-seed", text: String(deal.seed) }),
       element("dt", { text: t("dash.rules") }), element("dd", { "data-testid": "deal-rules", text: rulesText(deal.house_rules) }),
     ),
     element("p", {}, element("a", { href: `#room=${encodeURIComponent(deal.room_id)}`, "data-testid": "room-games-link", text: t("dash.room_games"), onclick: (event) => { event.preventDefault(); openRoom(deal.room_id); } })),
@@ -197,6 +219,7 @@ async function showDeal(dealId) {
     element("h3", { text: t("result.payments") }), payments,
     element("h3", { text: t("dash.actions", { count: deal.actions.length }) }), actions,
   );
+  labelCells(detail);
 }
 
 // ---------------------------------------------------------------- standings
@@ -245,7 +268,7 @@ async function showOperations() {
     cell(variantName(room.variant)), cell(has(`lobby.status.${room.status}`) ? t(`lobby.status.${room.status}`) : room.status), cell(room.deal_no, "number"),
     element("td", {}, room.players.map((p, index) => element("span", {
       class: p.is_bot ? "muted" : p.connected ? "connected" : "away",
-      text: `${index ? t("list.comma") : ""}${shownName(p.name)}${p.seat ? ` (${p.seat})` : ""}${p.is_bot ? t("dash.bot_suffix") : p.bot_covered ? t("dash.away_suffix") : ""}`,
+      text: `${index ? t("list.comma") : ""}${shownName(p.name)}${p.seat ? ` (${windName(p.seat)})` : ""}${p.is_bot ? t("dash.bot_suffix") : p.bot_covered ? t("dash.away_suffix") : ""}`,
     }))),
     cell(room.spectators, "number"))));
   document.querySelector('[data-testid="bot-cover"] tbody').replaceChildren(...ops.bot_cover.map((row) => element("tr", {},
@@ -285,6 +308,7 @@ async function refresh() {
   setStatus(t("dash.loading"));
   try {
     await SHOW[state.tab]();
+    labelCells();
     document.getElementById("token-form").hidden = true;
     setStatus("");
   } catch (error) {

@@ -79,9 +79,25 @@ export function formatSigned(value) {
   return value > 0 ? `+${numbers.format(value)}` : numbers.format(value);
 }
 
-/** A date and time in the locale's short style. */
+const dates = new Intl.DateTimeFormat(LOCALE, { dateStyle: "medium" });
+const datesAndTimes = new Intl.DateTimeFormat(LOCALE, { dateStyle: "short", timeStyle: "short" });
+
+function asDate(value) {
+  if (value === null || value === undefined || value === "") return null;
+  const moment = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(moment.getTime()) ? null : moment;
+}
+
+/** A day in the page's language ("3 Dec 2026", "2026年12月3日"); "–" for none. */
+export function formatDate(value) {
+  const moment = asDate(value);
+  return moment ? dates.format(moment) : "–";
+}
+
+/** A date and time in the page's language, short style ("03/12/2026, 20:15"); "–" for none. */
 export function formatDateTime(value) {
-  return new Date(value).toLocaleString(LOCALE, { dateStyle: "short", timeStyle: "short" });
+  const moment = asDate(value);
+  return moment ? datesAndTimes.format(moment) : "–";
 }
 
 /**
