@@ -232,7 +232,7 @@ class RoomManager:
     async def recover(self) -> int:
         """Reopen every room the store still has open, replaying unfinished deals. Returns the count."""
         if self.ownership is not None:
-            self.ownership.start(self)  # each room reopens where the proxy sends it
+            await self.ownership.start(self)  # each room reopens where the proxy sends it
             return 0
         reopened = 0
         for record in await self.store.load_open_rooms():

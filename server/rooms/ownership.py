@@ -6,8 +6,12 @@ process takes the room's lease and reopens the room from the database, as after 
 owner to hand the room over and answers "try again" (HTTP 503 with `Retry-After`, a socket
 closed with 1013), which the client already handles by reconnecting.
 
+A process knows at once that an owner died: each holds a liveness lock in Postgres for its
+whole life (server/store/leases.py), and a lease whose owner's lock is free is taken
+without waiting for it to expire.
+
 The manager calls four hooks: `bring_here` before it serves a room, `start` instead of
-reopening every room at startup, `release_all` at shutdown, and `created` (which keeps a
+reopening every room at startup (it takes the liveness lock), `release_all` at shutdown, and `created` (which keeps a
 new room unopened: its owner is whichever process the proxy routes its id to). The rest
 runs in one loop on the injected clock, every third of the lease period: renew the leases
 (each with the room's snapshot, for the dashboard's live view), stop the rooms another
@@ -77,10 +81,12 @@ class RoomOwnership:
         """This process's owner id."""
         return self.leases.owner
 
-    def start(self, manager: RoomManager) -> None:
-        """Begin renewing (the manager's store is fenced with this process's id)."""
+    async def start(self, manager: RoomManager) -> None:
+        """Take this process's liveness lock, then begin renewing (the manager's store is
+        fenced with this process's id)."""
         self._manager = manager
         manager.store.use_fence(self.fence)
+        await self.leases.hold_liveness()
         self._arm()
 
     async def bring_here(self, room_id: str) -> None:
@@ -133,6 +139,7 @@ class RoomOwnership:
         except Exception as error:  # the database is down: the leases will expire
             log.warning("could not hand the rooms' leases over: %s", error)
         self._held.clear()
+        await self.leases.drop_liveness()
 
     async def live_snapshots(self) -> list[RoomSnapshot]:
         """The open rooms of every process, as their owners last renewed them."""
@@ -174,6 +181,9 @@ class RoomOwnership:
         manager = self._manager
         assert manager is not None
         try:
+            # The liveness session lost (Postgres restarted): take the lock anew, or the
+            # others would take this process's rooms as a dead one's.
+            await self.leases.hold_liveness()
             for room_id in [room for room in self._held if room not in manager.rooms]:
                 await self.leases.release([room_id])  # it closed: nothing left to own
                 self._held.discard(room_id)

@@ -12,10 +12,18 @@ any such write to commit, and reads the room after it: a stale owner (a process 
 frozen, cut off, or came back) can never write after its successor read. The row, not the
 clock, decides: a lease that expired stays its owner's until another process takes it, so
 a renewal that came late (a busy database) never stops a table for nothing.
+
+Liveness: each process holds, for its whole life, a session-level advisory lock keyed by
+its owner id, on a connection of its own (`hold_liveness`). Postgres ends that session,
+and so frees the lock, when the process dies, however it dies. A process asked for a room
+whose owner's lock is free takes the lease at once, without waiting for it to expire. A
+frozen or cut-off owner may still hold its session: for it the lease and the fence stay
+as they are.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -38,6 +46,18 @@ OPEN_STATUSES = ("waiting", "playing")
 LOCK_NOT_AVAILABLE = "55P03"
 # The lobby lists at most this many tables (the newest).
 LOBBY_LIMIT = 1000
+# The liveness locks' first key ("MJLV"); the second is hashtext(owner id). The migration
+# lock (server/store/server_lock.py) is a one-key lock, so the two never meet.
+LIVENESS_KEY = 0x4D4A4C56
+# Whether the owner named by a lease row has no liveness lock (is dead), in the statement's
+# own database. A hash collision can only make a dead owner look alive: then its lease is
+# waited out, as before liveness.
+OWNER_GONE = text(
+    "NOT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    f" AND classid = {LIVENESS_KEY} AND objsubid = 2"
+    " AND objid = CAST(hashtext(room_leases.owner) AS oid))"
+)
 
 
 class LeaseLostError(StoreError):
@@ -80,10 +100,47 @@ class RoomLeases:
         # such a transaction after a lease period (none of ours idles for a fraction of it).
         idle_ms = max(1000, int(seconds * 1000))
         event.listen(engine.sync_engine, "connect", _idle_limit(idle_ms))
+        self._liveness: AsyncConnection | None = None
+
+    async def hold_liveness(self) -> None:
+        """Hold this process's liveness lock (module docstring) on a connection of its own,
+        until `drop_liveness` or the process's end. Called again, it checks the connection
+        and takes the lock anew if the session was lost (Postgres restarted meanwhile)."""
+        if self._liveness is not None:
+            try:
+                await self._liveness.execute(text("SELECT 1"))
+                return
+            except Exception:  # the session is gone, and its lock with it
+                await self.drop_liveness()
+        connection = await self.engine.connect()
+        try:
+            # Autocommit: a session lock outlives transactions, and an idle transaction
+            # would be ended by the idle limit above.
+            connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
+            await connection.execute(
+                text("SELECT pg_advisory_lock(:key, hashtext(:owner))"),
+                {"key": LIVENESS_KEY, "owner": self.owner},
+            )
+        except BaseException:
+            await connection.close()
+            raise
+        self._liveness = connection
+
+    async def drop_liveness(self) -> None:
+        """Give the liveness lock back (at shutdown, after the leases were handed over)."""
+        connection, self._liveness = self._liveness, None
+        if connection is not None:
+            # Invalidated, not returned to the pool: its session ends, and the lock with
+            # it (a lost session holds none).
+            with contextlib.suppress(Exception):
+                await connection.invalidate()
+            with contextlib.suppress(Exception):
+                await connection.close()
 
     @outages_unavailable
     async def take(self, room_id: str) -> Claim:
-        """Own `room_id` for a lease period, if nobody else holds a live lease on it."""
+        """Own `room_id` for a lease period, if nobody else holds a live lease on it: a
+        lease is taken once it expired, or at once if its owner's liveness lock is free."""
         expires = func.now() + self.period
         statement = (
             insert(room_leases)
@@ -92,7 +149,9 @@ class RoomLeases:
                 index_elements=[room_leases.c.room_id],
                 set_={"owner": self.owner, "expires_at": expires, "wanted_by": None},
                 where=or_(
-                    room_leases.c.owner == self.owner, room_leases.c.expires_at <= func.now()
+                    room_leases.c.owner == self.owner,
+                    room_leases.c.expires_at <= func.now(),
+                    OWNER_GONE,
                 ),
             )
             .returning(room_leases.c.owner)

@@ -12,10 +12,13 @@ from pathlib import Path
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from server.settings import LEASE_SECONDS as DEFAULT_LEASE_SECONDS
 from tests.live import free_port
 from tests.serve import MAHJONG_HALL, ServerProcess, server_environment
 
-LEASE_SECONDS = "2"
+# The default lease: a dead owner's rooms move at once (its liveness lock is gone), so
+# failover no longer waits for the lease; only a frozen owner's rooms do.
+LEASE_SECONDS = f"{DEFAULT_LEASE_SECONDS:g}"
 # Quick bots and a short turn clock keep 30 tables' deals within the test's minutes; the
 # next deal waits (one deal per table is what the tests check).
 CLUSTER_SETTINGS = {

@@ -14,7 +14,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.api.live_server import TableClient, add_bots, create_room, join
 
-RECONNECT_SECONDS = 0.2
+# The browser client's reconnection schedule (web/connection.js, without its jitter): the
+# first retry at once, then 0.5 s, 1 s, 2 s... (capped lower here: a test's minutes).
+CLIENT_RETRIES = (0.0, 0.5, 1.0, 2.0)
 
 
 @dataclass
@@ -34,8 +36,17 @@ class Link:
 class Seat:
     """One human seat at one table, played by a script until the deal's result."""
 
-    def __init__(self, ws_base: str, room_id: str, token: str, name: str) -> None:
+    def __init__(
+        self,
+        ws_base: str,
+        room_id: str,
+        token: str,
+        name: str,
+        retries: tuple[float, ...] = CLIENT_RETRIES,
+    ) -> None:
         self.url = f"{ws_base}/ws/rooms/{room_id}?token={token}"
+        self.retries = retries  # the waits before each retry, the last one repeated
+        self.attempt = 0  # retries since the last link that got a state
         self.room_id = room_id
         self.name = name
         self.links: list[Link] = []
@@ -54,7 +65,7 @@ class Seat:
             try:
                 client = await TableClient.open(self.url, self.name)
             except (OSError, InvalidStatus, TimeoutError):
-                await asyncio.sleep(RECONNECT_SECONDS)
+                await self._back_off()
                 continue
             link = Link(opened_at=time.monotonic())
             client.messages = link.messages
@@ -66,10 +77,14 @@ class Seat:
                 if not link.messages:  # refused (e.g. 1013: the table is moving)
                     self.links.remove(link)
                     self.refusals.append(link.close_code or 0)
-                await asyncio.sleep(RECONNECT_SECONDS)
+                await self._back_off()
             finally:
                 await client.close()
         raise AssertionError(f"{self.name} got no result in {timeout} s")
+
+    async def _back_off(self) -> None:
+        await asyncio.sleep(self.retries[min(self.attempt, len(self.retries) - 1)])
+        self.attempt += 1
 
     async def _play_link(self, client: TableClient, link: Link, deadline: float) -> dict[str, Any]:
         while True:
@@ -79,13 +94,18 @@ class Seat:
             if message["type"] == "state":
                 if link.first_state_at is None:
                     link.first_state_at = time.monotonic()
+                    self.attempt = 0  # as the client, which resets at a first state
                 await client.act_if_due(message)
             elif message["type"] == "error":
                 client.forget_answer()  # refused (raced a bot's claim, or moving): the next state says
 
 
 async def open_tables(
-    base: str, ws_base: str, count: int, variants: tuple[str, ...] = ("hk", "kaki3")
+    base: str,
+    ws_base: str,
+    count: int,
+    variants: tuple[str, ...] = ("hk", "kaki3"),
+    retries: tuple[float, ...] = CLIENT_RETRIES,
 ) -> list[Seat]:
     """`count` public tables through the proxy, each with one scripted player seated and
     playing (`Seat.playing`) and bots in the other seats (the deal starts as they sit)."""
@@ -95,7 +115,7 @@ async def open_tables(
             variant = variants[number % len(variants)]
             room_id = await create_room(http, variant, turn_seconds=5, public=True)
             seated = await join(http, room_id, f"Player {number}")
-            seat = Seat(ws_base, room_id, seated["token"], f"Player {number}")
+            seat = Seat(ws_base, room_id, seated["token"], f"Player {number}", retries)
             seat.playing = asyncio.create_task(seat.play())
             answer = await add_bots(http, room_id)
             assert answer.status_code == 200, answer.text

@@ -1,6 +1,8 @@
-"""Three real `serve` processes behind a real HAProxy on one real Postgres, 30 tables each
-with a scripted player and bots; one process is killed with SIGKILL mid-deal. Every table
-finishes its deal with its players in their seats, nothing is lost or applied twice."""
+"""Three real `serve` processes behind a real HAProxy on one real Postgres (default lease),
+30 tables each with a scripted player and bots; one process is killed with SIGKILL
+mid-deal. Every table finishes its deal with its players in their seats, nothing is lost
+or applied twice, and every moved table's player has a state from its new owner within
+the failover bound."""
 
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ from tests.scaling.seats import Seat, open_tables
 TABLES = 30
 # Slow enough bots that the deals are still in play when the process dies.
 BOT_DELAY = "0.25"
+# Kill to first state under the new owner: the target is p99 < 1.5 s with the default
+# lease (docs/benchmarks.md has the figures); the margin is for a loaded machine.
+FAILOVER_BOUND_SECONDS = 3.0
 
 
 async def until_every_table_has_played(seats: list[Seat], states: int, timeout: float) -> None:
@@ -117,14 +122,19 @@ async def kill_one_mid_deal(cluster: Cluster, url: str) -> None:
             seat.room_id in moved and checked[seat.room_id] == 2
         ), (seat.name, checked)
 
+    # Every moved table's player had a state from the new owner soon after the kill: its
+    # liveness lock went with the process, so the lease did not have to run out.
     waits = sorted(
-        next(link.first_state_at for link in seat.links if link.opened_at > killed_at) - killed_at
+        next(
+            link.first_state_at - killed_at
+            for link in seat.links
+            if link.opened_at > killed_at and link.first_state_at is not None
+        )
         for seat in seats
         if seat.room_id in moved
-        for link in seat.links[-1:]
-        if link.first_state_at is not None
     )
     print(
         f"\nfailover of {len(moved)} tables: first state under the new owner after "
         f"p50 {statistics.median(waits):.2f} s, max {waits[-1]:.2f} s"
     )
+    assert waits[-1] < FAILOVER_BOUND_SECONDS, waits

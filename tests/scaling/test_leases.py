@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from server.store import DuplicateRecordError, Store, apply_migrations, open_store
 from server.store.leases import (
+    LIVENESS_KEY,
     Claim,
     LeaseFence,
     LeaseLostError,
@@ -47,8 +48,13 @@ async def owners() -> AsyncIterator[tuple[Owner, Owner, str]]:
     first, second = await open_store(url), await open_store(url)
     try:
         await first.create_room("room1", "hk", {}, NOW)
-        yield Owner(first, "server-a"), Owner(second, "server-b"), url
+        a, b = Owner(first, "server-a"), Owner(second, "server-b")
+        await a.leases.hold_liveness()  # both alive, as two running processes
+        await b.leases.hold_liveness()
+        yield a, b, url
     finally:
+        await a.leases.drop_liveness()
+        await b.leases.drop_liveness()
         await first.close()
         await second.close()
         drop_database(url)
@@ -182,6 +188,7 @@ async def test_an_owner_frozen_inside_a_write_does_not_block_the_takeover() -> N
     try:
         frozen = RoomLeases(frozen_store.engine, "server-a", seconds=1)  # before any connection
         taker = RoomLeases(taker_store.engine, "server-b", seconds=1)
+        await frozen.hold_liveness()  # frozen, not dead: its session lives on
         await frozen_store.create_room("room1", "hk", {}, NOW)
         assert await frozen.take("room1") is Claim.TAKEN
         async with frozen_store.engine.connect() as conn:
@@ -195,6 +202,45 @@ async def test_an_owner_frozen_inside_a_write_does_not_block_the_takeover() -> N
             with pytest.raises(Exception):  # noqa: B017 (the session was ended by Postgres)
                 await writing.commit()
     finally:
+        await frozen.drop_liveness()
         await frozen_store.close()
         await taker_store.close()
         drop_database(url)
+
+
+async def test_a_dead_owners_lease_is_taken_at_once_and_its_writes_refused(
+    owners: tuple[Owner, Owner, str],
+) -> None:
+    """An owner whose liveness lock is free (its process died) keeps no room: its lease,
+    though far from expiry (30 s), is taken at once, and its writes are refused."""
+    a, b, _ = owners
+    assert await a.leases.take("room1") is Claim.TAKEN
+    deal_id = await start_deal(a)
+    await a.append(deal_id, 1)
+    assert await b.leases.take("room1") is Claim.ELSEWHERE  # alive: the lease stands
+    await a.leases.drop_liveness()  # what Postgres does when the process dies
+    assert await b.leases.take("room1") is Claim.TAKEN
+    with pytest.raises(LeaseLostError):
+        await a.append(deal_id, 2)
+    await b.append(deal_id, 2)
+    assert await b.store.count_actions(deal_id) == 2
+
+
+async def test_a_lost_liveness_session_is_taken_anew(owners: tuple[Owner, Owner, str]) -> None:
+    """Postgres ended the liveness session (a restart, an admin): the next check takes the
+    lock again, and the owner's leases stand again."""
+    a, b, _ = owners
+    assert await a.leases.take("room1") is Claim.TAKEN
+    async with b.store.engine.begin() as conn:
+        ended = await conn.scalar(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_locks"
+                " WHERE locktype = 'advisory' AND classid = :key AND objsubid = 2"
+                " AND objid = CAST(hashtext('server-a') AS oid)"
+            ),
+            {"key": LIVENESS_KEY},
+        )
+    assert ended == 1
+    await asyncio.sleep(0.2)  # the session ends
+    await a.leases.hold_liveness()
+    assert await b.leases.take("room1") is Claim.ELSEWHERE
