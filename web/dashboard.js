@@ -27,7 +27,7 @@ function atSeat(name, seat) {
  * heading beside its value, taken from the table's own header row.
  */
 function labelCells(root = document) {
-  for (const table of root.querySelectorAll("table.grid")) {
+  for (const table of root.querySelectorAll("table[class~=grid]")) {
     const headings = [...table.querySelectorAll("thead th")].map((heading) => heading.textContent);
     for (const row of table.querySelectorAll("tbody tr")) {
       [...row.children].forEach((cellNode, index) => {

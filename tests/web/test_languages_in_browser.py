@@ -154,6 +154,20 @@ def check_lobby_and_dashboard(page: Page, server: LiveServer, variant: str, lang
     expect(page.get_by_test_id("deal-actions").locator("li").first).to_be_visible()
     assert_worded(page, language, "dashboard")
     save_screenshot(page, f"{variant}-{language}-desktop-dashboard")
+    # The seed exactly as the store keeps it: a number above 2**53 loses digits in a browser.
+    shown_seed = page.get_by_test_id("deal-seed").inner_text().strip()
+    deal_id = page.get_by_test_id("deal-row").first.get_attribute("data-deal-id")
+    stored = page.request.get(f"{server.url}/api/dashboard/deals/{deal_id}").json()
+    assert isinstance(stored["seed"], str) and shown_seed == stored["seed"]
+    page.set_viewport_size(PHONE)
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+        " > innerWidth + 0.5).filter(e => !e.closest('thead')).slice(0, 4).map(e => e.tagName + '.' + e.className + '#' + e.id + ':' + Math.round(e.getBoundingClientRect().right))"
+    )
+    assert overflow <= 0, f"the phone dashboard scrolls sideways by {overflow}px: {wide}"
+    save_screenshot(page, f"{variant}-{language}-phone-dashboard")
+    page.set_viewport_size(DESKTOP)
     for tab, shows in (("standings", "standing-row"), ("charts", "chart-durations")):
         page.locator(f"button[data-tab={tab}]").click()
         expect(page.get_by_test_id(shows).first).to_be_visible()
