@@ -71,7 +71,7 @@ def test_a_short_win_says_why_it_cannot_win(
         short_state(),
     )
     notice = page.locator("#scripted-meter [data-testid=why-not]")
-    expect(notice).to_contain_text("4p completes your hand, but 3 of 5 fan")
+    expect(notice).to_contain_text("4 Dots completes your hand, but 3 of 5 fan")
     expect(notice).to_contain_text("Full flush 3")
     expect(notice).to_contain_text("2 fan short")
     waits = page.locator("#scripted-meter [data-testid=wait]")
